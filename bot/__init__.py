@@ -1,0 +1,1 @@
+"""Pantheon's Discord front end, session service and store."""

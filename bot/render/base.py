@@ -1,0 +1,41 @@
+"""What a game's renderer provides: its views turned into panels."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from bot.render.panel import Panel
+from rules.core.game import Event, Game
+
+
+class RenderContext(BaseModel):
+    """Facts about the session that the game state does not hold."""
+
+    names: dict[str, str] = Field(default_factory=dict)
+    """player id -> display name (automatic players included)."""
+    to_act: list[str] = Field(default_factory=list)
+    finished: bool = False
+
+
+class GameRenderer:
+    """Default renderer: subclasses override `table` and `private` (and `events` for dice)."""
+
+    game_id: str = ""
+
+    def __init__(self, game: Game):
+        self.game = game
+
+    def table(self, view: BaseModel, ctx: RenderContext) -> list[Panel]:
+        """The public table: the first panel is the table embed; an image may ride on it."""
+        return [Panel(title=self.game.name, description=f"```{view.model_dump_json(indent=1)[:3900]}```",
+                      colour=self.game.colour)]
+
+    def private(self, view: BaseModel, ctx: RenderContext) -> Panel:
+        """One player's private view (their hand ...)."""
+        return Panel(title=f"{self.game.name}: your view",
+                     description=f"```{view.model_dump_json(indent=1)[:3900]}```",
+                     colour=self.game.colour)
+
+    def events(self, events: list[Event], ctx: RenderContext) -> list[Panel]:
+        """Panels for what just happened (a dice result ...). Default: none; the log line shows it."""
+        return []

@@ -1,0 +1,75 @@
+"""One neutral panel model for every game view, and its two renderings.
+
+A renderer turns a game's view into Panels; this module turns a Panel into a
+discord.Embed (for the channel and DMs) or into plain text (for the local table).
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from rules.core.game import name_players
+
+# Discord's limits (see shared notes): a panel is clipped to them, never rejected.
+TITLE_MAX = 256
+DESCRIPTION_MAX = 4096
+FIELDS_MAX = 25
+FIELD_NAME_MAX = 256
+FIELD_VALUE_MAX = 1024
+FOOTER_MAX = 2048
+
+
+class PanelField(BaseModel):
+    name: str
+    value: str
+    inline: bool = False
+
+
+class Panel(BaseModel):
+    title: str
+    description: str = ""
+    fields: list[PanelField] = Field(default_factory=list)
+    colour: int = 0x5865F2
+    footer: str = ""
+    image_png: bytes | None = None
+    """An optional picture (a board), attached as `image_name` and shown in the embed."""
+    image_name: str = "board.png"
+
+    def add(self, name: str, value: str, inline: bool = False) -> Panel:
+        self.fields.append(PanelField(name=name, value=value, inline=inline))
+        return self
+
+    def named(self, names: dict[str, str]) -> Panel:
+        """A copy with every player reference replaced by the player's display name."""
+        return Panel(
+            title=name_players(self.title, names),
+            description=name_players(self.description, names),
+            fields=[
+                PanelField(name=name_players(f.name, names), value=name_players(f.value, names),
+                           inline=f.inline)
+                for f in self.fields
+            ],
+            colour=self.colour,
+            footer=name_players(self.footer, names),
+            image_png=self.image_png,
+            image_name=self.image_name,
+        )
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def to_text(panel: Panel) -> str:
+    """The panel as plain text, for the terminal."""
+    lines = [f"== {panel.title} =="]
+    if panel.description:
+        lines.append(panel.description)
+    for f in panel.fields:
+        lines.append(f"-- {f.name}")
+        lines.append(f.value)
+    if panel.image_png:
+        lines.append(f"[image {panel.image_name}, {len(panel.image_png)} bytes]")
+    if panel.footer:
+        lines.append(f"({panel.footer})")
+    return "\n".join(lines)

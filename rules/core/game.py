@@ -1,0 +1,218 @@
+"""The game interface every game of Pantheon implements.
+
+A game is a set of pure functions over a serializable pydantic state (see
+DESIGN.md). The bot only ever talks to games through `Game`.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from rules.core.rng import Rng
+
+
+class IllegalAction(Exception):
+    """An action that the rules do not allow now. The message is shown to the user."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def who(player: str) -> str:
+    """A reference to a player inside event or panel text; the front end shows their name."""
+    return f"⟨{player}⟩"
+
+
+_WHO = re.compile(r"⟨([^⟩]+)⟩")
+
+
+def name_players(text: str, names: dict[str, str]) -> str:
+    """Replace every `who(player)` reference in `text` with that player's display name."""
+    return _WHO.sub(lambda m: names.get(m.group(1), m.group(1)), text)
+
+
+ButtonStyle = Literal["primary", "secondary", "success", "danger"]
+
+
+class Action(BaseModel):
+    """One atomic, enumerable action a player may take now."""
+
+    model_config = ConfigDict(frozen=True)
+
+    key: str
+    """Stable identifier, at most 64 characters of [A-Za-z0-9_.:-]: it travels in a custom_id."""
+    label: str
+    """What the button or menu option says (at most 80 characters)."""
+    group: str | None = None
+    """Actions sharing a group are offered together in one select menu with this placeholder."""
+    description: str | None = None
+    """A longer explanation, shown under a menu option (at most 100 characters)."""
+    private: bool = False
+    """True when the label reveals hidden information (a card in hand): offered only in the
+    player's private view, never on the public table."""
+    style: ButtonStyle = "secondary"
+    text_prompt: str | None = None
+    """When set, the front end asks the player for a line of text (a modal) and passes it to
+    `apply` as `text`."""
+    text_required: bool = False
+
+
+class Event(BaseModel):
+    """Something that happened, for the log and for renderers."""
+
+    kind: str
+    """A short type name: 'card_played', 'dice_rolled', 'damage', 'turn', ..."""
+    text: str
+    """One line for the log, in the project's own words; may contain `who(player)` references."""
+    data: dict[str, Any] = Field(default_factory=dict)
+    visible_to: list[str] | None = None
+    """None: everyone may see it; otherwise only these players (a card drawn, ...)."""
+
+    def visible_for(self, player: str | None) -> bool:
+        return self.visible_to is None or (player is not None and player in self.visible_to)
+
+
+class Outcome(BaseModel):
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    state: Any
+    events: list[Event] = Field(default_factory=list)
+
+
+class Result(BaseModel):
+    """A finished game."""
+
+    winners: list[str]
+    """Players who won (empty: everybody lost, as in a solo run that ends in death)."""
+    scores: dict[str, float] = Field(default_factory=dict)
+    summary: str
+    """One or two lines for the table; may contain `who(player)` references."""
+    tags: dict[str, str] = Field(default_factory=dict)
+    """Extra facts kept with the result for statistics (character, quest, faction of a seat ...)."""
+
+
+class OptionChoice(BaseModel):
+    value: str
+    label: str
+
+
+class OptionSpec(BaseModel):
+    """A lobby option of a game (chosen by the host before the start)."""
+
+    key: str
+    label: str
+    choices: list[OptionChoice]
+    default: str
+
+    def validate_value(self, value: str) -> str:
+        if value not in {c.value for c in self.choices}:
+            allowed = ", ".join(c.value for c in self.choices)
+            raise IllegalAction(f"`{value}` is not a choice for {self.label}: use one of {allowed}.")
+        return value
+
+
+class RulesPage(BaseModel):
+    title: str
+    body: str
+    """Markdown, at most 4,000 characters."""
+
+
+class Game(ABC):
+    """Base class of every game. Subclasses set the class attributes and implement the methods."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    summary: ClassVar[str]
+    """One line for the game choice in `/game new`."""
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    state_type: ClassVar[type[BaseModel]]
+    options: ClassVar[list[OptionSpec]] = []
+    max_steps: ClassVar[int] = 10_000
+    """Upper bound on actions in one game, for playout tests."""
+    colour: ClassVar[int] = 0x5865F2
+
+    # --- setup -----------------------------------------------------------
+    def resolve_options(self, options: dict[str, str] | None) -> dict[str, str]:
+        """The defaults, overridden by `options`; raises IllegalAction on an unknown key or value."""
+        out = {o.key: o.default for o in self.options}
+        specs = {o.key: o for o in self.options}
+        for key, value in (options or {}).items():
+            if key not in specs:
+                known = ", ".join(specs) or "none"
+                raise IllegalAction(f"{self.name} has no option `{key}` (options: {known}).")
+            out[key] = specs[key].validate_value(str(value))
+        return out
+
+    def check_players(self, count: int) -> None:
+        if count < self.min_players:
+            raise IllegalAction(f"{self.name} needs at least {self.min_players} player(s).")
+        if count > self.max_players:
+            raise IllegalAction(f"{self.name} seats at most {self.max_players} player(s).")
+
+    @abstractmethod
+    def setup(self, players: list[str], options: dict[str, str], seed: int) -> BaseModel:
+        """A new state for these players (in seat order)."""
+
+    # --- play ------------------------------------------------------------
+    @abstractmethod
+    def to_act(self, state: BaseModel) -> list[str]:
+        """The players the game is waiting for (empty when finished)."""
+
+    @abstractmethod
+    def legal_actions(self, state: BaseModel, player: str) -> list[Action]:
+        """Everything `player` may do now."""
+
+    @abstractmethod
+    def apply(
+        self, state: BaseModel, player: str, action: str | Action, text: str | None = None
+    ) -> Outcome:
+        """The new state and events; raises IllegalAction and leaves `state` untouched."""
+
+    @abstractmethod
+    def view(self, state: BaseModel, player: str | None) -> BaseModel:
+        """What `player` may see (None: a spectator, i.e. the public table)."""
+
+    @abstractmethod
+    def result(self, state: BaseModel) -> Result | None:
+        """None while the game runs."""
+
+    @abstractmethod
+    def auto_action(self, state: BaseModel, player: str, rng: Rng) -> Action:
+        """The automatic player's choice among `legal_actions(state, player)`."""
+
+    @abstractmethod
+    def rules_pages(self) -> list[RulesPage]:
+        """The game explained in the project's own words, for `/game rules`."""
+
+    # --- helpers with defaults ---------------------------------------------
+    def load_state(self, data: str) -> BaseModel:
+        return self.state_type.model_validate_json(data)
+
+    def dump_state(self, state: BaseModel) -> str:
+        return state.model_dump_json()
+
+    def check_invariants(self, state: BaseModel) -> None:
+        """Raise AssertionError when the state breaks one of the game's invariants."""
+
+    def find_action(self, state: BaseModel, player: str, action: str | Action) -> Action:
+        """The legal action with this key, or IllegalAction with a clear message."""
+        key = action.key if isinstance(action, Action) else action
+        for candidate in self.legal_actions(state, player):
+            if candidate.key == key:
+                return candidate
+        if player not in self.to_act(state) and not self.legal_actions(state, player):
+            raise IllegalAction("It is not your turn.")
+        raise IllegalAction("That move is not possible now.")
+
+    def players(self, state: BaseModel) -> list[str]:
+        return list(state.players)
+
+    def seat_label(self, state: BaseModel, player: str) -> str | None:
+        """An extra word shown beside a seat (a faction, a character), if any."""
+        return None
