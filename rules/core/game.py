@@ -199,6 +199,7 @@ class Game(ABC):
 
     def check_invariants(self, state: BaseModel) -> None:
         """Raise AssertionError when the state breaks one of the game's invariants."""
+        return None
 
     def find_action(self, state: BaseModel, player: str, action: str | Action) -> Action:
         """The legal action with this key, or IllegalAction with a clear message."""
