@@ -1,0 +1,102 @@
+"""One simulator for every game: automatic players against each other.
+
+    python -m rules.simulate GAME --games N [--players P] [--option k=v ...] [--seed S]
+
+Prints win rates by seat and by every result tag (faction, character, quest ...),
+game lengths in actions, and time per game. The balance figures in
+content/README.md come from here, with the command that produced them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections import Counter, defaultdict
+
+import rules
+from rules.core import Rng
+
+
+def play_one(game, players: list[str], options: dict[str, str], seed: int):
+    """Play one game with automatic players only; returns (result, actions, final state)."""
+    state = game.setup(players, options, seed)
+    chooser = Rng(seed=seed).fork("simulate")
+    steps = 0
+    while game.result(state) is None:
+        if steps >= game.max_steps:
+            raise RuntimeError(f"{game.id} seed {seed}: no end after {steps} actions")
+        player = game.to_act(state)[0]
+        action = game.auto_action(state, player, chooser)
+        state = game.apply(state, player, action.key, "..." if action.text_prompt else None).state
+        steps += 1
+    return game.result(state), steps, state
+
+
+def simulate(game_id: str, games: int, players: int, options: dict[str, str], seed: int = 0) -> dict:
+    game = rules.get_game(game_id)
+    names = [f"seat{i + 1}" for i in range(players)]
+    wins: Counter[str] = Counter()
+    tag_games: dict[str, Counter[str]] = defaultdict(Counter)
+    tag_wins: dict[str, Counter[str]] = defaultdict(Counter)
+    lengths: list[int] = []
+    started = time.perf_counter()
+    for i in range(games):
+        result, steps, _ = play_one(game, names, options, seed + i)
+        lengths.append(steps)
+        for w in result.winners:
+            wins[w] += 1
+        for key, value in result.tags.items():
+            # tags like "seat1.faction" = "bots" count per seat; plain tags per game
+            seat, _, tag = key.partition(".")
+            if tag and seat in names:
+                tag_games[tag][value] += 1
+                if seat in result.winners:
+                    tag_wins[tag][value] += 1
+            else:
+                tag_games[key][value] += 1
+                if result.winners:
+                    tag_wins[key][value] += 1
+    elapsed = time.perf_counter() - started
+    return {
+        "game": game_id, "games": games, "players": players, "options": options,
+        "wins_by_seat": {n: wins[n] / games for n in names},
+        "by_tag": {
+            tag: {v: (tag_wins[tag][v] / n, n) for v, n in sorted(counts.items())}
+            for tag, counts in tag_games.items()
+        },
+        "length_mean": statistics.fmean(lengths),
+        "length_median": statistics.median(lengths),
+        "length_max": max(lengths),
+        "seconds_per_game": elapsed / games,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m rules.simulate", description=__doc__.split("\n")[0])
+    parser.add_argument("game", choices=sorted(rules.GAMES))
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--players", type=int, default=None)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    args = parser.parse_args(argv)
+    game = rules.get_game(args.game)
+    players = args.players or max(game.min_players, min(2, game.max_players))
+    options = dict(o.split("=", 1) for o in args.option)
+    game.resolve_options(options)
+    report = simulate(args.game, args.games, players, options, args.seed)
+    print(f"{game.name}: {args.games} games, {players} player(s), options {options or 'default'}")
+    for seat, rate in report["wins_by_seat"].items():
+        print(f"  {seat}: won {rate:.1%}")
+    for tag, values in report["by_tag"].items():
+        for value, (rate, n) in values.items():
+            print(f"  {tag}={value}: won {rate:.1%} of {n}")
+    print(f"  length: mean {report['length_mean']:.1f}, median {report['length_median']}, "
+          f"max {report['length_max']} actions")
+    print(f"  time: {report['seconds_per_game'] * 1000:.2f} ms per game")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
