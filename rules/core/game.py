@@ -201,6 +201,11 @@ class Game(ABC):
         """Raise AssertionError when the state breaks one of the game's invariants."""
         return None
 
+    def phase_timeout(self, state: BaseModel) -> int | None:
+        """Seconds allowed for the current phase when it has its own short limit (an objection
+        window ...); None: the session's turn timer applies."""
+        return None
+
     def find_action(self, state: BaseModel, player: str, action: str | Action) -> Action:
         """The legal action with this key, or IllegalAction with a clear message."""
         key = action.key if isinstance(action, Action) else action
