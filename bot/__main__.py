@@ -1,0 +1,78 @@
+"""python -m bot: run the Discord bot. python -m bot play ...: the local table."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+
+from bot.config import Settings
+
+NO_TOKEN = """\
+Pantheon needs a Discord bot token to connect, and DISCORD_TOKEN is not set.
+
+To get one:
+  1. Open https://discord.com/developers/applications and create an application.
+  2. In "Bot", reset and copy the token; put it in a file named .env here:
+         DISCORD_TOKEN=your-token
+     (copy .env.example to start from every setting).
+  3. In "OAuth2 > URL Generator" tick the scopes bot and applications.commands and the
+     permissions Send Messages, Send Messages in Threads, Embed Links, Attach Files and
+     Read Message History; open the URL to invite the bot to your server.
+
+No token yet? Try a game in the terminal on the local table:
+     python -m bot play gods-of-magic --players 2
+     python -m bot play deathly-thrones --players 1
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "play":
+        from bot.local import main as play
+
+        return play(argv[1:])
+    if argv and argv[0] in {"-h", "--help"}:
+        print(__doc__)
+        return 0
+    try:
+        settings = Settings()
+    except Exception as exc:  # a malformed .env
+        print(f"Pantheon's settings are not valid: {exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=settings.log_level.upper(),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if not settings.discord_token:
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+    return asyncio.run(_run(settings))
+
+
+async def _run(settings: Settings) -> int:
+    import discord
+
+    from bot.app import build_bot
+    from bot.store import StoreError
+
+    bot = build_bot(settings)
+
+    @bot.event
+    async def on_connect() -> None:
+        if not getattr(bot, "_pantheon_synced", False):
+            bot._pantheon_synced = True
+            await bot.sync_commands()
+
+    try:
+        async with bot:
+            await bot.start(settings.discord_token)
+    except discord.LoginFailure:
+        print("Discord refused the token: check DISCORD_TOKEN in .env.", file=sys.stderr)
+        return 2
+    except StoreError as exc:
+        print(f"Cannot open the database: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,97 @@
+"""Building the configured bot without connecting: the real bot, the tests and the
+benchmark all start from `build_bot`."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+
+import discord
+from discord.ext import commands
+
+from bot.cogs.dice import DiceCog
+from bot.cogs.game import GameCog
+from bot.config import Settings
+from bot.controller import Controller
+from bot.sessions import SessionService
+from bot.store import Store
+from bot.ui.items import DYNAMIC_ITEMS
+from rules.core import new_seed
+from rules.core.content import set_content_dir
+
+log = logging.getLogger("pantheon")
+
+
+class PantheonBot(commands.Bot):
+    """discord.py's Bot with Pantheon's store, session service and controller attached."""
+
+    def __init__(self, settings: Settings, *, clock: Callable[[], float] = time.time,
+                 seed_source: Callable[[], int] = new_seed, run_timers: bool = True):
+        intents = discord.Intents.none()
+        intents.guilds = True  # channel and thread names; no privileged intents are needed
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents,
+                         help_command=None, allowed_mentions=discord.AllowedMentions.none())
+        self.settings = settings
+        self.clock = clock
+        self.seed_source = seed_source
+        self.run_timers = run_timers
+        self.store: Store | None = None
+        self.service: SessionService | None = None
+        self.controller: Controller | None = None
+        self._timer_task: asyncio.Task | None = None
+        self._timer_wake = asyncio.Event()
+
+    async def setup_hook(self) -> None:
+        if self.settings.content_dir:
+            set_content_dir(self.settings.content_dir)
+        self.store = await Store.open(self.settings.database_path)
+        self.service = SessionService(self.store, clock=self.clock, seed_source=self.seed_source)
+        self.controller = Controller(self, self.service)
+        await self.add_cog(GameCog(self, self.controller))
+        await self.add_cog(DiceCog(self, seed_source=self.seed_source))
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        if self.run_timers:
+            self._timer_task = asyncio.create_task(self._timers(), name="pantheon-timers")
+
+    async def on_ready(self) -> None:
+        log.info("connected as %s to %d server(s)", self.user, len(self.guilds))
+
+    async def sync_commands(self) -> None:
+        """Instant sync to the development guild, or a global sync."""
+        if self.settings.dev_guild_id:
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+    async def _timers(self) -> None:
+        while not self.is_closed():
+            try:
+                await self.controller.tick()
+                nxt = await self.service.next_deadline()
+            except Exception:  # a timer failure must never stop the loop
+                log.exception("turn timers")
+                nxt = None
+            delay = self.settings.timer_poll_seconds
+            if nxt is not None:
+                delay = max(0.5, min(delay, nxt - self.clock()))
+            await asyncio.sleep(delay)
+
+    async def close(self) -> None:
+        if self._timer_task is not None:
+            self._timer_task.cancel()
+            try:
+                await self._timer_task
+            except (asyncio.CancelledError, Exception):
+                pass
+        await super().close()
+        if self.store is not None:
+            await self.store.close()
+            self.store = None
+
+
+def build_bot(settings: Settings | None = None, **kwargs) -> PantheonBot:
+    return PantheonBot(settings or Settings(), **kwargs)

@@ -1,0 +1,272 @@
+"""The /game commands. Each translates between Discord and the session service."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import rules
+from bot import table
+from bot.controller import Controller, can_manage, error_text, reply_error
+from bot.render import Panel
+from bot.render.discord import to_embed
+from bot.sessions import ServiceError
+from rules.core import IllegalAction
+
+
+def parse_options(text: str | None) -> dict[str, str]:
+    """`key=value` pairs separated by commas or spaces."""
+    out: dict[str, str] = {}
+    for part in (text or "").replace(",", " ").split():
+        key, sep, value = part.partition("=")
+        if not sep or not key or not value:
+            raise ServiceError(f"Options look like `key=value` (for example `target=100`); `{part}` does not.")
+        out[key.strip()] = value.strip()
+    return out
+
+
+class RulesPager(discord.ui.View):
+    """Previous / next through a game's rules pages (ephemeral, so a plain view is enough)."""
+
+    def __init__(self, pages: list[Panel]):
+        super().__init__(timeout=900)
+        self.pages = pages
+        self.index = 0
+        self._sync()
+
+    def _sync(self) -> None:
+        self.previous.disabled = self.index == 0
+        self.next.disabled = self.index >= len(self.pages) - 1
+
+    def embed(self) -> discord.Embed:
+        return to_embed(self.pages[self.index])
+
+    @discord.ui.button(label="« Previous", style=discord.ButtonStyle.secondary)
+    async def previous(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        self.index = max(0, self.index - 1)
+        self._sync()
+        await interaction.response.edit_message(embed=self.embed(), view=self)
+
+    @discord.ui.button(label="Next »", style=discord.ButtonStyle.secondary)
+    async def next(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        self.index = min(len(self.pages) - 1, self.index + 1)
+        self._sync()
+        await interaction.response.edit_message(embed=self.embed(), view=self)
+
+
+def rules_panels(game_id: str) -> list[Panel]:
+    game = rules.get_game(game_id)
+    pages = game.rules_pages()
+    return [
+        Panel(title=f"{game.name} · {p.title}", description=p.body, colour=game.colour,
+              footer=f"Page {i + 1} of {len(pages)}")
+        for i, p in enumerate(pages)
+    ]
+
+
+async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    current = current.lower()
+    return [
+        app_commands.Choice(name=f"{g.name} ({g.min_players}-{g.max_players} players)"[:100], value=gid)
+        for gid, g in sorted(rules.GAMES.items())
+        if current in gid or current in g.name.lower()
+    ][:25]
+
+
+class GameCog(commands.Cog):
+    game = app_commands.Group(name="game", description="Play a tabletop game at this channel's table",
+                              guild_only=False)
+
+    def __init__(self, bot: commands.Bot, controller: Controller):
+        self.bot = bot
+        self.controller = controller
+        self.service = controller.service
+
+    async def _guard(self, interaction: discord.Interaction, coro) -> None:
+        try:
+            await coro
+        except (ServiceError, IllegalAction) as exc:
+            await reply_error(interaction, error_text(exc))
+
+    async def _session_here(self, interaction: discord.Interaction):
+        if interaction.guild_id is None:
+            sessions = await self.service.sessions_of_user(interaction.user.id)
+            if not sessions:
+                raise ServiceError("You are not playing any game right now.")
+            return sessions[0]
+        session = await self.service.active_in_channel(interaction.channel_id)
+        if session is None:
+            raise ServiceError("No game is open in this channel. Start one with `/game new`.")
+        return session
+
+    # --------------------------------------------------------------- /game new
+    @game.command(name="new", description="Open a table for a game in this channel")
+    @app_commands.describe(game="Which game", options="Game options as key=value, e.g. target=100")
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def new(self, interaction: discord.Interaction, game: str, options: str | None = None) -> None:
+        await self._guard(interaction, self._new(interaction, game, options))
+
+    async def _new(self, interaction: discord.Interaction, game_id: str, options: str | None) -> None:
+        if interaction.guild_id is None:
+            raise ServiceError("Open a table in a server channel; your private views come by DM.")
+        session = await self.service.open_lobby(
+            guild_id=interaction.guild_id, channel_id=interaction.channel_id, game_id=game_id,
+            host_id=interaction.user.id, host_name=interaction.user.display_name,
+            options=parse_options(options))
+        message_id = await self.controller._send_response(interaction, table.lobby_payload(session))
+        if message_id:
+            await self.service.set_table_message(session.id, interaction.channel_id, message_id)
+
+    # --------------------------------------------------------------- /game hand
+    @game.command(name="hand", description="Show your hand and your moves (only you see it)")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        async def run():
+            session = await self._session_here(interaction)
+            await self.controller.show_hand(interaction, session)
+        await self._guard(interaction, run())
+
+    # --------------------------------------------------------------- /game status
+    @game.command(name="status", description="Post the table again at the bottom of the channel")
+    async def status(self, interaction: discord.Interaction) -> None:
+        async def run():
+            session = await self._session_here(interaction)
+            payload = table.table_payload(session) if session.state_json else table.lobby_payload(session)
+            old = (session.table_channel_id, session.table_message_id)
+            message_id = await self.controller._send_response(interaction, payload)
+            if message_id and interaction.guild_id is not None:
+                await self.service.set_table_message(session.id, interaction.channel_id, message_id)
+                if old[1] and old[1] != message_id:
+                    try:
+                        await self.bot.get_partial_messageable(old[0]).get_partial_message(old[1]).edit(
+                            content="The table moved to a newer message below.", view=None)
+                    except discord.HTTPException:
+                        pass
+        await self._guard(interaction, run())
+
+    # --------------------------------------------------------------- /game rules
+    @game.command(name="rules", description="How a game is played")
+    @app_commands.describe(game="Which game (default: the one at this table)")
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def rules_cmd(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        async def run():
+            game_id = game
+            if game_id is None:
+                session = await self.service.active_in_channel(interaction.channel_id) \
+                    if interaction.guild_id else None
+                if session is None:
+                    raise ServiceError("Name a game: `/game rules game:<name>`.")
+                game_id = session.game_id
+            if game_id not in rules.GAMES:
+                raise ServiceError(f"Unknown game `{game_id}`. Installed: {', '.join(sorted(rules.GAMES))}.")
+            pager = RulesPager(rules_panels(game_id))
+            await interaction.response.send_message(embed=pager.embed(), view=pager, ephemeral=True)
+        await self._guard(interaction, run())
+
+    # --------------------------------------------------------------- /game log
+    @game.command(name="log", description="The last moves of the game at this table")
+    async def log(self, interaction: discord.Interaction) -> None:
+        async def run():
+            session = await self._session_here(interaction)
+            entries = await self.service.recent_log(session.id, limit=15)
+            lines = []
+            for e in entries:
+                texts = [ev.text for ev in e.events if ev.visible_for(None)]
+                lines.append(f"`{e.version:>3}` " + ("; ".join(texts) or e.action_key))
+            names = session.names()
+            panel = Panel(title=f"{session.game().name}: last moves",
+                          description="\n".join(lines) or "Nothing has happened yet.",
+                          colour=session.game().colour).named(names)
+            await interaction.response.send_message(embed=to_embed(panel), ephemeral=True)
+        await self._guard(interaction, run())
+
+    # --------------------------------------------------------------- /game leave
+    @game.command(name="leave", description="Leave the game here; the automatic player takes your seat")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        async def run():
+            session = await self._session_here(interaction)
+            if session.status == "lobby":
+                session = await self.service.leave_lobby(session.id, interaction.user.id)
+                await interaction.response.send_message("You left the lobby.", ephemeral=True)
+                await self._refresh_lobby(session)
+                return
+            result = await self.service.leave_game(session.id, interaction.user.id)
+            if result.session.status == "abandoned":
+                text = "You left; with nobody left at the table, the game is over."
+            else:
+                text = "You left the game; the automatic player plays your seat from now on."
+            await interaction.response.send_message(text, ephemeral=True)
+            await self.controller.publish(result)
+            if result.session.status == "abandoned":
+                await self.controller.update_table(result.session, result.events)
+        await self._guard(interaction, run())
+
+    async def _refresh_lobby(self, session) -> None:
+        if session.table_message_id and session.table_channel_id:
+            try:
+                await self.bot.get_partial_messageable(session.table_channel_id).get_partial_message(
+                    session.table_message_id).edit(**table.lobby_payload(session).edit_kwargs())
+            except discord.HTTPException:
+                pass
+
+    # --------------------------------------------------------------- /game end
+    @game.command(name="end", description="End the game at this table (host or Manage Channels)")
+    async def end(self, interaction: discord.Interaction) -> None:
+        async def run():
+            session = await self._session_here(interaction)
+            session = await self.service.end(session.id, interaction.user.id,
+                                             can_manage=can_manage(interaction))
+            await interaction.response.send_message(
+                f"{interaction.user.mention} ended the game of **{session.game().name}**.",
+                allowed_mentions=discord.AllowedMentions.none())
+            if session.state_json:
+                await self.controller.update_table(session, note="The game was ended.")
+            else:
+                await self._refresh_lobby(session)
+        await self._guard(interaction, run())
+
+    # --------------------------------------------------------------- /game autoplay
+    @game.command(name="autoplay", description="Give a player's seat to the automatic player (host)")
+    @app_commands.describe(player="The player whose seat the automatic player takes")
+    async def autoplay(self, interaction: discord.Interaction, player: discord.User) -> None:
+        async def run():
+            session = await self._session_here(interaction)
+            seat = session.seat_of_user(player.id)
+            if seat is None:
+                raise ServiceError(f"{player.display_name} is not playing in this game.")
+            result = await self.service.hand_to_auto(session.id, seat.player_id, interaction.user.id,
+                                                     can_manage=can_manage(interaction))
+            await interaction.response.send_message(
+                f"The automatic player now plays {seat.name}'s seat.", ephemeral=True)
+            await self.controller.publish(result)
+        await self._guard(interaction, run())
+
+    # --------------------------------------------------------------- /game stats
+    @game.command(name="stats", description="Wins per player in this server")
+    @app_commands.describe(game="Only this game")
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def stats(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        async def run():
+            if interaction.guild_id is None:
+                raise ServiceError("Statistics are kept per server: use this in a server channel.")
+            if game is not None and game not in rules.GAMES:
+                raise ServiceError(f"Unknown game `{game}`. Installed: {', '.join(sorted(rules.GAMES))}.")
+            rows = await self.service.stats(interaction.guild_id, game)
+            panel = Panel(title="Pantheon: wins in this server", colour=0x5865F2)
+            by_game: dict[str, list] = {}
+            for row in rows:
+                by_game.setdefault(row.game_id, []).append(row)
+            for game_id, game_rows in sorted(by_game.items()):
+                name = rules.GAMES[game_id].name if game_id in rules.GAMES else game_id
+                lines = []
+                for r in sorted(game_rows, key=lambda r: (-r.won, -r.played, r.name))[:15]:
+                    line = f"**{r.name}**: {r.won} won of {r.played}"
+                    extras = [f"{tag} {v.get('won', 0)}/{v.get('played', 0)}" for tag, v in sorted(r.tags.items())]
+                    if extras:
+                        line += " (" + ", ".join(extras[:6]) + ")"
+                    lines.append(line)
+                panel.add(name, "\n".join(lines))
+            if not rows:
+                panel.description = "No finished games yet."
+            await interaction.response.send_message(embed=to_embed(panel))
+        await self._guard(interaction, run())

@@ -1,0 +1,321 @@
+"""Between Discord and the session service: every click and command lands here.
+
+Handlers parse what Discord sent, call the service, and answer with rendered
+payloads. Rules never live here. Every interaction is answered (or deferred)
+within Discord's 3 seconds; a failed cosmetic edit is logged and never loses a
+committed move (the next render shows the committed state).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import table
+from bot.sessions import ServiceError
+from bot.ui import ids
+from bot.ui.items import TextModal
+from rules.core import IllegalAction
+
+if TYPE_CHECKING:
+    from bot.models import ActResult, Session
+    from bot.sessions import SessionService
+
+log = logging.getLogger("pantheon.controller")
+
+RESPONSE_BUDGET = 2.0  # seconds of work before we defer instead of answering directly
+DM_BLOCKED = 50007
+
+
+def error_text(exc: Exception) -> str:
+    return getattr(exc, "message", None) or str(exc)
+
+
+async def reply_error(interaction: discord.Interaction, message: str) -> None:
+    """A short ephemeral explanation; nothing changes."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+    except discord.HTTPException as exc:  # the user will simply see no answer
+        log.warning("could not send an error reply: %s", exc)
+
+
+class Controller:
+    def __init__(self, bot: discord.Client, service: SessionService):
+        self.bot = bot
+        self.service = service
+
+    # ------------------------------------------------------------------ helpers
+    async def _within_budget(self, interaction: discord.Interaction, work: Awaitable[Any],
+                             *, thinking: bool = False, ephemeral: bool = False) -> Any:
+        """Run `work`; if it takes longer than the budget, defer the interaction meanwhile."""
+        task = asyncio.ensure_future(work)
+        try:
+            return await asyncio.wait_for(asyncio.shield(task), RESPONSE_BUDGET)
+        except TimeoutError:
+            if not interaction.response.is_done():
+                await interaction.response.defer(thinking=thinking, ephemeral=ephemeral)
+            return await task
+
+    @staticmethod
+    async def _edit_response(interaction: discord.Interaction, payload: table.Payload) -> None:
+        """Answer a component click by editing its message (one edit, as the response itself)."""
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**payload.edit_kwargs())
+        else:
+            await interaction.response.edit_message(**payload.edit_kwargs())
+
+    @staticmethod
+    async def _send_response(interaction: discord.Interaction, payload: table.Payload,
+                             *, ephemeral: bool = False) -> int | None:
+        """Answer with a new message; returns its id when Discord tells it."""
+        kwargs = payload.send_kwargs()
+        if payload.view is None:
+            kwargs.pop("view", None)
+        if interaction.response.is_done():
+            msg = await interaction.followup.send(ephemeral=ephemeral, wait=True, **kwargs)
+            return msg.id
+        resp = await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+        return resp.message_id if resp is not None else None
+
+    def _is_table_message(self, session: Session, interaction: discord.Interaction) -> bool:
+        msg = interaction.message
+        return msg is not None and session.table_message_id == msg.id
+
+    def _player_of(self, session: Session, user_id: int) -> str | None:
+        seat = session.seat_of_user(user_id)
+        return seat.player_id if seat else None
+
+    # ------------------------------------------------------------------ components
+    async def on_component(self, interaction: discord.Interaction, custom_id: str,
+                           values: list[str] | None = None) -> None:
+        parsed = ids.parse(custom_id)
+        if parsed is None:
+            await reply_error(interaction, "This control is damaged or from an older version of Pantheon. "
+                                           "Use `/game status` for a fresh table.")
+            return
+        try:
+            if parsed.kind == "lobby":
+                await self._lobby(interaction, parsed.session_id, parsed.key or "")
+            elif parsed.kind == "option":
+                await self._option(interaction, parsed.session_id, parsed.key or "", values or [])
+            elif parsed.kind == "hand":
+                await self._hand(interaction, parsed.session_id)
+            elif parsed.kind == "action":
+                await self._action(interaction, parsed.session_id, parsed.version, parsed.key or "")
+            elif parsed.kind == "select":
+                await self._select(interaction, parsed, values or [])
+        except (ServiceError, IllegalAction) as exc:
+            await reply_error(interaction, error_text(exc))
+
+    async def _select(self, interaction: discord.Interaction, parsed: ids.Parsed, values: list[str]) -> None:
+        if not values:
+            await reply_error(interaction, "Pick one of the options.")
+            return
+        value = values[0]
+        if value.startswith(ids.PAGE_PREFIX):
+            await self._page(interaction, parsed, int(value[len(ids.PAGE_PREFIX):] or 0))
+            return
+        await self._action(interaction, parsed.session_id, parsed.version, value)
+
+    async def _page(self, interaction: discord.Interaction, parsed: ids.Parsed, page: int) -> None:
+        session = await self.service.get(parsed.session_id)
+        if parsed.version != session.version:
+            raise ServiceError("This message is out of date: the game has moved on. Use `/game status`.")
+        pages = {parsed.group or 0: page}
+        if self._is_table_message(session, interaction):
+            payload = table.table_payload(session, pages=pages)
+        else:
+            player = self._player_of(session, interaction.user.id)
+            if player is None:
+                raise ServiceError("You are not playing in this game.")
+            payload = table.private_payload(session, player, pages=pages)
+        await self._edit_response(interaction, payload)
+
+    async def _action(self, interaction: discord.Interaction, session_id: int, version: int | None,
+                      key: str) -> None:
+        session = await self.service.get(session_id)
+        player = self._player_of(session, interaction.user.id)
+        if player is not None and session.status == "active" and version == session.version:
+            action = next((a for a in session.game().legal_actions(session.state(), player)
+                           if a.key == key), None)
+            if action is not None and action.text_prompt:
+                modal = TextModal(ids.modal_id(session_id, version, key), title=action.label,
+                                  prompt=action.text_prompt, required=action.text_required)
+                await interaction.response.send_modal(modal)
+                return
+        await self._act(interaction, session_id, version, key, None)
+
+    async def on_modal(self, interaction: discord.Interaction, custom_id: str, text: str) -> None:
+        parsed = ids.parse(custom_id)
+        if parsed is None or parsed.kind != "modal":
+            await reply_error(interaction, "This form is damaged; try the button again.")
+            return
+        try:
+            await self._act(interaction, parsed.session_id, parsed.version, parsed.key or "", text.strip() or None)
+        except (ServiceError, IllegalAction) as exc:
+            await reply_error(interaction, error_text(exc))
+
+    async def _act(self, interaction: discord.Interaction, session_id: int, version: int | None,
+                   key: str, text: str | None) -> None:
+        result: ActResult = await self._within_budget(
+            interaction, self.service.act(session_id, interaction.user.id, key, version=version, text=text))
+        session = result.session
+        player = self._player_of(session, interaction.user.id)
+        on_table = self._is_table_message(session, interaction)
+        if interaction.message is None:
+            await self._send_response(interaction, table.private_payload(session, player, result.events),
+                                      ephemeral=True)
+        elif on_table:
+            await self._edit_response(interaction, table.table_payload(session, result.events))
+        else:
+            await self._edit_response(interaction, table.private_payload(session, player, result.events))
+        in_dm = interaction.guild_id is None
+        await self.publish(result, table_done=on_table, skip_dm=player if in_dm else None)
+
+    # ------------------------------------------------------------------ lobby
+    async def _lobby(self, interaction: discord.Interaction, session_id: int, op: str) -> None:
+        user = interaction.user
+        svc = self.service
+        if op == "join":
+            session = await svc.join(session_id, user.id, user.display_name)
+        elif op == "leave":
+            session = await svc.leave_lobby(session_id, user.id)
+        elif op == "bot":
+            session = await svc.add_bot(session_id, user.id)
+        elif op == "cancel":
+            session = await svc.cancel(session_id, user.id, can_manage=_can_manage(interaction))
+        elif op == "start":
+            result = await self._within_budget(interaction, svc.start(session_id, user.id))
+            session = result.session
+            await self._edit_response(interaction, table.table_payload(session, result.events))
+            if interaction.message is not None:
+                await svc.set_table_message(session.id, interaction.message.channel.id, interaction.message.id)
+            await self.publish(result, table_done=True, initial=True)
+            return
+        else:
+            raise ServiceError("Unknown lobby button.")
+        await self._edit_response(interaction, table.lobby_payload(session))
+
+    async def _option(self, interaction: discord.Interaction, session_id: int, key: str,
+                      values: list[str]) -> None:
+        if not values:
+            raise ServiceError("Pick one of the options.")
+        session = await self.service.set_option(session_id, interaction.user.id, key, values[0])
+        await self._edit_response(interaction, table.lobby_payload(session))
+
+    # ------------------------------------------------------------------ private views
+    async def _hand(self, interaction: discord.Interaction, session_id: int) -> None:
+        session = await self.service.get(session_id)
+        await self.show_hand(interaction, session)
+
+    async def show_hand(self, interaction: discord.Interaction, session: Session) -> None:
+        player = self._player_of(session, interaction.user.id)
+        if player is None:
+            raise ServiceError("You are not playing in this game.")
+        if session.state_json is None:
+            raise ServiceError("The game has not started yet.")
+        await self._send_response(interaction, table.private_payload(session, player), ephemeral=True)
+
+    # ------------------------------------------------------------------ publishing
+    async def publish(self, result: ActResult, *, table_done: bool = False, skip_dm: str | None = None,
+                      initial: bool = False) -> None:
+        """Bring the DMs and (unless already done) the table message up to date."""
+        session = result.session
+        targets = [s.player_id for s in session.seats] if initial else list(result.changed_players)
+        if result.result is not None or session.status != "active":
+            targets = [s.player_id for s in session.seats]
+        newly_blocked = False
+        for pid in targets:
+            seat = session.seat(pid)
+            if seat is None or seat.auto or seat.user_id is None or pid == skip_dm:
+                continue
+            if seat.dm_blocked and not initial:
+                continue
+            blocked = await self.update_dm(session, pid, result.events)
+            if blocked and not seat.dm_blocked:
+                newly_blocked = True
+        if newly_blocked:
+            session = await self.service.get(session.id)
+        if not table_done or newly_blocked:
+            await self.update_table(session, result.events)
+
+    async def update_table(self, session: Session, events=None, note: str | None = None) -> None:
+        if not session.table_message_id or not session.table_channel_id:
+            return
+        channel = self.bot.get_partial_messageable(session.table_channel_id)
+        payload = table.table_payload(session, events, note=note)
+        try:
+            await channel.get_partial_message(session.table_message_id).edit(**payload.edit_kwargs())
+        except discord.NotFound:
+            try:
+                msg = await channel.send(**table.table_payload(session, events, note=note).send_kwargs())
+                await self.service.set_table_message(session.id, channel.id, msg.id)
+            except discord.HTTPException as exc:
+                log.warning("session %s: cannot post the table: %s", session.id, exc)
+        except discord.HTTPException as exc:
+            log.warning("session %s: table edit failed (the state is safe): %s", session.id, exc)
+
+    async def update_dm(self, session: Session, player_id: str, events=None) -> bool:
+        """Edit (or send) a player's private view by DM. Returns True when their DMs are closed."""
+        seat = session.seat(player_id)
+        assert seat is not None and seat.user_id is not None
+        payload = table.private_payload(session, player_id, events)
+        known = await self.service.dm_message(session.id, player_id)
+        try:
+            if known is not None:
+                channel = self.bot.get_partial_messageable(known[0], type=discord.ChannelType.private)
+                try:
+                    await channel.get_partial_message(known[1]).edit(**payload.edit_kwargs())
+                    return False
+                except discord.NotFound:
+                    pass
+                payload = table.private_payload(session, player_id, events)
+            data = await self.bot.http.start_private_message(seat.user_id)
+            channel = self.bot.get_partial_messageable(int(data["id"]), type=discord.ChannelType.private)
+            msg = await channel.send(**payload.send_kwargs())
+            await self.service.set_dm_message(session.id, player_id, channel.id, msg.id)
+            if seat.dm_blocked:
+                await self.service.mark_dm_blocked(session.id, player_id, False)
+            return False
+        except discord.Forbidden as exc:
+            if exc.code == DM_BLOCKED or exc.status == 403:
+                await self.service.mark_dm_blocked(session.id, player_id, True)
+                return True
+            raise
+        except discord.HTTPException as exc:
+            log.warning("session %s: DM to %s failed (the state is safe): %s", session.id, player_id, exc)
+            return False
+
+    # ------------------------------------------------------------------ timers
+    async def tick(self) -> None:
+        """Send due reminders and let the automatic player take timed-out turns."""
+        for session in await self.service.due_reminders():
+            waiting = [table.mention(session, p) for p in session.game().to_act(session.state())
+                       if (s := session.seat(p)) and not s.auto]
+            channel = self.bot.get_partial_messageable(session.table_channel_id or session.channel_id)
+            try:
+                if waiting:
+                    await channel.send(
+                        f"⏳ {', '.join(waiting)}: your turn in **{session.game().name}** ends "
+                        f"<t:{int(session.deadline or 0)}:R>; after that the automatic player moves for you.",
+                        allowed_mentions=table.MENTIONS)
+            except discord.HTTPException as exc:
+                log.warning("session %s: reminder failed: %s", session.id, exc)
+            await self.service.mark_reminded(session.id)
+        for result in await self.service.expire_turns():
+            await self.publish(result)
+
+
+def _can_manage(interaction: discord.Interaction) -> bool:
+    perms = getattr(interaction, "permissions", None)
+    return bool(perms and perms.manage_channels)
+
+
+can_manage = _can_manage

@@ -1,0 +1,226 @@
+"""What Pantheon's messages contain: the lobby, the table, a player's private view.
+
+Pure functions of a committed session (plus the events of the last action), so a
+failed send never loses anything: the next render shows the committed state.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.render import Panel, RenderContext, get_renderer
+from bot.render.discord import to_message_parts
+from bot.ui import ids
+from bot.ui.items import LobbyButton, OptionSelect
+from bot.ui.layout import action_view
+from rules.core import Action, Event, name_players
+
+if TYPE_CHECKING:
+    from bot.models import Session
+
+LATEST_LINES = 8
+MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+
+
+@dataclass
+class Payload:
+    """One message's content, ready to send or to edit into place."""
+
+    content: str | None = None
+    panels: list[Panel] = field(default_factory=list)
+    view: discord.ui.View | None = None
+
+    def parts(self) -> tuple[list[discord.Embed], list[discord.File]]:
+        return to_message_parts(self.panels)
+
+    def send_kwargs(self) -> dict:
+        embeds, files = self.parts()
+        kw: dict = {"content": self.content, "embeds": embeds, "allowed_mentions": MENTIONS}
+        if files:
+            kw["files"] = files
+        if self.view is not None:
+            kw["view"] = self.view
+        return kw
+
+    def edit_kwargs(self) -> dict:
+        embeds, files = self.parts()
+        return {"content": self.content, "embeds": embeds, "attachments": files,
+                "view": self.view, "allowed_mentions": MENTIONS}
+
+    def text(self) -> str:
+        from bot.render.panel import to_text
+
+        out = [self.content] if self.content else []
+        out += [to_text(p) for p in self.panels]
+        return "\n".join(out)
+
+
+def _ctx(session: Session) -> RenderContext:
+    state = session.state()
+    game = session.game()
+    return RenderContext(names=session.names(), to_act=game.to_act(state),
+                         finished=session.status != "active")
+
+
+def mention(session: Session, player_id: str) -> str:
+    seat = session.seat(player_id)
+    if seat is None:
+        return player_id
+    if seat.user_id is not None and not seat.auto:
+        return f"<@{seat.user_id}>"
+    return f"**{seat.name}**"
+
+
+def public_actions(session: Session) -> list[Action]:
+    """The actions shown on the table: those of every player to act that reveal nothing."""
+    game, state = session.game(), session.state()
+    seen: dict[str, Action] = {}
+    for pid in game.to_act(state):
+        seat = session.seat(pid)
+        if seat is None or seat.auto:
+            continue
+        for a in game.legal_actions(state, pid):
+            if not a.private and a.key not in seen:
+                seen[a.key] = a
+    return list(seen.values())
+
+
+def latest_panel(session: Session, events: list[Event]) -> Panel | None:
+    lines = [f"• {e.text}" for e in events if e.visible_for(None)]
+    if not lines:
+        return None
+    if len(lines) > LATEST_LINES:
+        lines = [f"… {len(lines) - LATEST_LINES} earlier"] + lines[-LATEST_LINES:]
+    return Panel(title="Latest", description="\n".join(lines), colour=session.game().colour)
+
+
+def table_payload(session: Session, events: list[Event] | None = None,
+                  pages: dict[int, int] | None = None, note: str | None = None) -> Payload:
+    game = session.game()
+    if session.state_json is None:
+        return lobby_payload(session)
+    state = session.state()
+    renderer = get_renderer(game.id)
+    ctx = _ctx(session)
+    panels = list(renderer.table(game.view(state, None), ctx))
+    public_events = [e for e in (events or []) if e.visible_for(None)]
+    if public_events:
+        panels += renderer.events(public_events, ctx)
+        latest = latest_panel(session, public_events)
+        if latest:
+            panels.append(latest)
+    result = game.result(state)
+    lines: list[str] = []
+    if result is not None:
+        panels.insert(0, Panel(title=f"🏆 {game.name}: game over", description=result.summary,
+                               colour=0xF1C40F))
+        lines.append(f"**{game.name}** is over.")
+    elif session.status == "abandoned":
+        lines.append(f"**{game.name}** was ended.")
+    else:
+        acting = [mention(session, p) for p in ctx.to_act]
+        lines.append(f"**{game.name}** · to act: {', '.join(acting) or 'nobody'}")
+        if session.deadline:
+            lines.append(f"⏳ turn ends <t:{int(session.deadline)}:R>")
+        blocked = [s.name for s in session.seats if s.dm_blocked and not s.auto]
+        if blocked:
+            lines.append(f"📪 {', '.join(blocked)}: your DMs are closed; press **My hand** to see your hand.")
+    if note:
+        lines.append(note)
+    view = None
+    if session.status == "active" and result is None:
+        view = action_view(session.id, session.version, public_actions(session), hand_button=True,
+                           pages=pages)
+    names = session.names()
+    return Payload(content=name_players("\n".join(lines), names),
+                   panels=[p.named(names) for p in panels], view=view)
+
+
+def private_actions(session: Session, player_id: str) -> list[Action]:
+    game, state = session.game(), session.state()
+    if session.status != "active" or game.result(state) is not None:
+        return []
+    return game.legal_actions(state, player_id)
+
+
+def private_payload(session: Session, player_id: str, events: list[Event] | None = None,
+                    pages: dict[int, int] | None = None) -> Payload:
+    game, state = session.game(), session.state()
+    renderer = get_renderer(game.id)
+    ctx = _ctx(session)
+    panel = renderer.private(game.view(state, player_id), ctx)
+    panels = [panel]
+    mine = [e for e in (events or []) if e.visible_to and player_id in e.visible_to]
+    if mine:
+        panels.append(Panel(title="Only you see this", description="\n".join(f"• {e.text}" for e in mine[-LATEST_LINES:]),
+                            colour=game.colour))
+    actions = private_actions(session, player_id)
+    where = "" if session.guild_id is None else f" · table in <#{session.table_channel_id or session.channel_id}>"
+    if game.result(state) is not None:
+        content = f"**{game.name}** is over{where}."
+    elif actions:
+        content = f"**{game.name}** · your move{where}"
+    else:
+        content = f"**{game.name}** · waiting for the others{where}"
+    view = action_view(session.id, session.version, actions, pages=pages) if actions else None
+    names = session.names()
+    return Payload(content=content, panels=[p.named(names) for p in panels], view=view)
+
+
+def lobby_payload(session: Session, note: str | None = None) -> Payload:
+    from bot.sessions import SessionService
+
+    game = session.game()
+    panel = Panel(title=f"New game: {game.name}", description=game.summary, colour=game.colour)
+    seats = "\n".join(
+        f"{i + 1}. {s.name}{' 🤖' if s.auto else ''}{' (host)' if s.user_id == session.host_id else ''}"
+        for i, s in enumerate(session.seats)
+    ) or "nobody yet"
+    panel.add(f"Seats ({len(session.seats)}/{game.max_players}, at least {game.min_players})", seats)
+    opts = []
+    for spec in game.options:
+        value = session.options.get(spec.key, spec.default)
+        label = next((c.label for c in spec.choices if c.value == value), value)
+        opts.append(f"{spec.label}: **{label}**")
+    timer = session.options.get("turn_timer", "0")
+    timer_label = dict(SessionService.TURN_TIMER_CHOICES).get(timer, f"{timer}s")
+    opts.append(f"Turn timer: **{timer_label}**")
+    panel.add("Options", "\n".join(opts))
+    panel.footer = "Join, then the host presses Start. The host sets the options below."
+    view = None
+    if session.status == "lobby":
+        view = discord.ui.View(timeout=None)
+        row = 0
+        for spec in game.options[:3]:
+            value = session.options.get(spec.key, spec.default)
+            view.add_item(OptionSelect(
+                ids.option_id(session.id, spec.key),
+                options=[discord.SelectOption(label=c.label[:100], value=c.value, default=c.value == value)
+                         for c in spec.choices[:25]],
+                placeholder=spec.label[:150], row=row))
+            row += 1
+        view.add_item(OptionSelect(
+            ids.option_id(session.id, "turn_timer"),
+            options=[discord.SelectOption(label=f"Turn timer: {label}", value=value, default=value == timer)
+                     for value, label in SessionService.TURN_TIMER_CHOICES],
+            placeholder="Turn timer", row=row))
+        row += 1
+        for op, label, style in (("join", "Join", discord.ButtonStyle.success),
+                                 ("leave", "Leave", discord.ButtonStyle.secondary),
+                                 ("bot", "Add bot", discord.ButtonStyle.secondary),
+                                 ("start", "Start", discord.ButtonStyle.primary),
+                                 ("cancel", "Cancel", discord.ButtonStyle.danger)):
+            view.add_item(LobbyButton(ids.lobby_id(session.id, op), label=label, style=style, row=row))
+    content = f"<@{session.host_id}> opened a table of **{game.name}**." if session.status == "lobby" \
+        else f"The table of **{game.name}** was closed."
+    if note:
+        content += "\n" + note
+    return Payload(content=content, panels=[panel], view=view)
+
+
+def png_file(data: bytes, name: str) -> discord.File:
+    return discord.File(io.BytesIO(data), filename=name)
