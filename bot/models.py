@@ -1,0 +1,144 @@
+"""The session service's value types: what the store keeps and the Discord layer reads."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, PrivateAttr
+
+from rules import get_game
+from rules.core.game import Event, Game, Result
+
+Status = Literal["lobby", "active", "finished", "abandoned"]
+
+
+class Seat(BaseModel):
+    position: int
+    player_id: str
+    """The id used inside the game state: str(discord user id) for people, "bot-1".. for
+    automatic players."""
+    name: str
+    """Display name."""
+    user_id: int | None
+    """The Discord user; None for automatic players."""
+    auto: bool = False
+    """Played by the automatic player (an automatic seat, or a person's seat handed over)."""
+    dm_blocked: bool = False
+    """A DM to this player failed (Discord 50007): the table offers "Show my hand"."""
+
+
+class Session(BaseModel):
+    id: int
+    guild_id: int | None
+    channel_id: int
+    game_id: str
+    status: Status
+    host_id: int
+    options: dict[str, str]
+    """The game's options (resolved with defaults) + "turn_timer" (seconds as str, "0" = off)."""
+    seats: list[Seat]
+    state_json: str | None
+    """None in the lobby."""
+    version: int
+    """+1 on every committed change (lobby changes included; +1 per action in the log)."""
+    created_at: float
+    updated_at: float
+    deadline: float | None = None
+    """When the current turn times out (None: no timer)."""
+    remind_at: float | None = None
+    """When the player to act is reminded (deadline minus the reminder lead)."""
+    reminded: bool = False
+    """The reminder for the current deadline was sent."""
+    table_channel_id: int | None = None
+    table_message_id: int | None = None
+
+    _state: Any = PrivateAttr(default=None)
+
+    def game(self) -> Game:
+        return get_game(self.game_id)
+
+    def state(self) -> BaseModel:
+        """The parsed game state (cached per instance); ValueError in the lobby."""
+        if self.state_json is None:
+            raise ValueError(f"session {self.id} has no state (status {self.status})")
+        if self._state is None:
+            self._state = self.game().load_state(self.state_json)
+        return self._state
+
+    def set_state(self, state: BaseModel | None) -> None:
+        """Replace the state (kept parsed, so the service does not parse it again)."""
+        self.state_json = None if state is None else self.game().dump_state(state)
+        self._state = state
+
+    def names(self) -> dict[str, str]:
+        return {s.player_id: s.name for s in self.seats}
+
+    def seat_of_user(self, user_id: int) -> Seat | None:
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+    def seat(self, player_id: str) -> Seat | None:
+        return next((s for s in self.seats if s.player_id == player_id), None)
+
+    def humans(self) -> list[Seat]:
+        """The seats of people (a person's seat handed to the automatic player included)."""
+        return [s for s in self.seats if s.user_id is not None]
+
+    @property
+    def turn_timer(self) -> int:
+        return int(self.options.get("turn_timer", "0") or 0)
+
+    @property
+    def game_options(self) -> dict[str, str]:
+        """The options the game itself knows (without the platform's "turn_timer")."""
+        return {k: v for k, v in self.options.items() if k != "turn_timer"}
+
+
+class ActResult(BaseModel):
+    session: Session
+    """After everything (automatic turns included)."""
+    events: list[Event]
+    """Every event in order, including the automatic players' turns that followed."""
+    changed_players: list[str]
+    """Player ids whose private view or legal actions changed."""
+    result: Result | None = None
+    """Set when the game finished now."""
+    timed_out: list[str] = Field(default_factory=list)
+    """Player ids whose turn the automatic player took because time ran out."""
+
+
+class LogEntry(BaseModel):
+    version: int
+    """The session's version after this action."""
+    player_id: str | None
+    action_key: str
+    text: str | None = None
+    events: list[Event] = Field(default_factory=list)
+    at: float
+
+
+class StatRow(BaseModel):
+    user_id: int | None
+    name: str
+    game_id: str
+    played: int
+    won: int
+    tags: dict[str, dict[str, int]] = Field(default_factory=dict)
+    """"<tag>:<value>" -> {"played": n, "won": m}, e.g. "quest:iron-throne", "character:knight",
+    "faction:bots": the game-wide tags and this seat's own tags of every result."""
+
+
+class ResultRow(BaseModel):
+    """One seat of a finished game, as kept for statistics."""
+
+    session_id: int
+    guild_id: int | None
+    game_id: str
+    position: int
+    player_id: str
+    user_id: int | None
+    name: str
+    won: bool
+    score: float | None = None
+    tags: dict[str, str] = Field(default_factory=dict)
+    """Game-wide tags and this seat's tags with the "<player_id>." prefix removed."""
+    finished_at: float
