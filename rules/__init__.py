@@ -7,7 +7,9 @@ from importlib import import_module
 from rules.core.game import Game, IllegalAction
 
 # game id -> module exposing GAME. Adding a game is adding a line here.
-_MODULES: dict[str, str] = {}
+_MODULES: dict[str, str] = {
+    "terra-sancta": "rules.terra_sancta",
+}
 
 GAMES: dict[str, Game] = {}
 

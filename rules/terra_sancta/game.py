@@ -1,0 +1,395 @@
+"""Terra Sancta: the game definition (setup, turn order, actions, view, result)."""
+
+from __future__ import annotations
+
+from rules.core import Action, Event, Game, IllegalAction, Outcome, Result, Rng, who
+from rules.core.game import OptionChoice, OptionSpec
+from rules.terra_sancta import factions as ab
+from rules.terra_sancta.board import SIDE_NAMES, parse_square, square_name, start_layout
+from rules.terra_sancta.combat import describe, hurt, roll
+from rules.terra_sancta.content import FactionSheet, load_factions
+from rules.terra_sancta.movegen import Move, landing_squares, piece_moves
+from rules.terra_sancta.pieces import KIND_NAMES, Piece, attack_die, max_health
+from rules.terra_sancta.state import Mark, PieceView, TSState, TSView
+
+QUIET_LIMIT = 60
+"""Turns in a row without damage after which the game is a draw."""
+TURN_LIMIT = 600
+"""Turns after which the game is a draw."""
+
+SIDES_FOR = {2: ("S", "N"), 4: ("S", "W", "N", "E")}
+
+
+def move_key(m: Move) -> str:
+    tag = {"move": "mv", "attack": "at", "shot": "sh"}[m.kind]
+    key = f"{tag}:{square_name(m.frm)}:{square_name(m.to)}"
+    return key + (f":{square_name(m.via)}" if m.via is not None else "")
+
+
+def move_label(m: Move) -> str:
+    frm, to = square_name(m.frm), square_name(m.to)
+    if m.kind == "move":
+        return f"{frm} → {to}"
+    if m.kind == "shot":
+        return f"Shoot {to} from {frm}"
+    return f"Attack {to} from {frm}" + (f" (via {square_name(m.via)})" if m.via is not None else "")
+
+
+class TerraSancta(Game):
+    id = "terra-sancta"
+    name = "Terra Sancta"
+    summary = "Dreamers' chess for 2 or 4: dice decide every attack, the last king standing wins."
+    min_players = 2
+    max_players = 4
+    state_type = TSState
+    options = [
+        OptionSpec(key="factions", label="Factions", default="choose", choices=[
+            OptionChoice(value="choose", label="Each player chooses"),
+            OptionChoice(value="random", label="Dealt at random"),
+        ]),
+    ]
+    max_steps = 5000
+    colour = 0x2B6CB0
+
+    # --- setup -----------------------------------------------------------
+    def check_players(self, count: int) -> None:
+        if count not in (2, 4):
+            raise IllegalAction("Terra Sancta is played by 2 or 4 players (not 3).")
+
+    def resolve_options(self, options: dict[str, str] | None) -> dict[str, str]:
+        """The lobby options, plus `seat_factions` (ids by seat, comma-separated) for simulations."""
+        options = dict(options or {})
+        seat_factions = options.pop("seat_factions", "")
+        out = super().resolve_options(options)
+        if seat_factions:
+            known = load_factions()
+            ids = [f.strip() for f in seat_factions.split(",")]
+            bad = [f for f in ids if f not in known]
+            if bad:
+                raise IllegalAction(f"Unknown faction(s): {', '.join(bad)} (known: {', '.join(known)}).")
+            if len(set(ids)) != len(ids):
+                raise IllegalAction("Each faction may be taken only once.")
+            out["seat_factions"] = ",".join(ids)
+        return out
+
+    def sheet(self, s: TSState, player: str) -> FactionSheet:
+        return load_factions()[s.factions[player]]
+
+    def setup(self, players, options, seed):
+        self.check_players(len(players))
+        opts = self.resolve_options(options)
+        rng = Rng(seed=seed)
+        sides = dict(zip(players, SIDES_FOR[len(players)], strict=True))
+        s = TSState(players=list(players), sides=sides, factions={}, stage="faction", rng=rng)
+        known = list(load_factions())
+        if opts.get("seat_factions"):
+            ids = opts["seat_factions"].split(",")
+            if len(ids) != len(players):
+                raise IllegalAction(f"seat_factions needs {len(players)} faction ids.")
+            s.factions = dict(zip(players, ids, strict=True))
+        elif opts["factions"] == "random":
+            s.factions = dict(zip(players, rng.shuffled(known)[: len(players)], strict=True))
+        events: list[Event] = []
+        if len(s.factions) == len(players):
+            self._start_play(s, events)
+        else:
+            s.turn_player = players[0]
+        return s
+
+    def _start_play(self, s: TSState, events: list[Event]) -> None:
+        """Place the armies, roll the d16s for the first turn, and begin."""
+        for p in s.players:
+            for sq, kind in start_layout(s.sides[p]).items():
+                s.board[sq] = Piece(p, kind, max_health(kind))
+        s.alive = list(s.players)
+        contenders = list(s.players)
+        while len(contenders) > 1:
+            rolls = [roll(s, p, 16, "start") for p in contenders]
+            s.start_rolls.append(rolls)
+            events.append(Event(kind="dice_rolled", text="Start roll (d16): " + ", ".join(
+                f"{who(p)} {r}" for p, r in zip(contenders, rolls, strict=True)),
+                data={"players": contenders, "rolls": rolls}))
+            best = max(rolls)
+            contenders = [p for p, r in zip(contenders, rolls, strict=True) if r == best]
+        first = contenders[0]
+        i = s.players.index(first)
+        s.order = s.players[i:] + s.players[:i]
+        events.append(Event(kind="turn_order", text=f"{who(first)} starts; play goes clockwise.",
+                            data={"order": s.order}))
+        self._begin_turn(s, first, events)
+
+    # --- turns -----------------------------------------------------------
+    def _begin_turn(self, s: TSState, player: str, events: list[Event]) -> None:
+        while True:
+            s.turn += 1
+            s.turn_player = player
+            s.stage = "select"
+            s.selected = None
+            s.damaged = False
+            s.dice = [d for d in s.dice if d.turn >= s.turn - 1]
+            if not all(p.kind == "K" for p in s.board.values()):
+                return
+            # only kings are left: the poison
+            value = roll(s, player, 16, "poison")
+            loss = 1 if value % 2 else 2
+            king_sq = next(q for q, p in s.board.items() if p.owner == player)
+            _, killed = hurt(s, king_sq, loss, events)
+            events.append(Event(kind="poison", text=f"Poison: {who(player)} rolls {value} and the king loses {loss}"
+                                + (" and dies." if killed else "."),
+                                data={"player": player, "roll": value, "loss": loss, "killed": killed}))
+            if not killed:
+                return
+            if s.stage == "over":
+                return
+            player = self._next_player(s, player)
+
+    def _next_player(self, s: TSState, player: str) -> str:
+        i = s.order.index(player)
+        for step in range(1, len(s.order) + 1):
+            nxt = s.order[(i + step) % len(s.order)]
+            if nxt in s.alive:
+                return nxt
+        return player
+
+    def _end_turn(self, s: TSState, events: list[Event]) -> None:
+        s.selected = None
+        s.landing = []
+        s.attack_from = None
+        if s.stage == "over":
+            return
+        s.quiet_turns = 0 if s.damaged else s.quiet_turns + 1
+        if s.quiet_turns >= QUIET_LIMIT or s.turn >= TURN_LIMIT:
+            s.stage = "over"
+            s.draw = True
+            s.turn_player = None
+            why = f"{QUIET_LIMIT} turns without damage" if s.quiet_turns >= QUIET_LIMIT else f"{TURN_LIMIT} turns"
+            events.append(Event(kind="game_over", text=f"The game is a draw ({why})."))
+            return
+        self._begin_turn(s, self._next_player(s, s.turn_player), events)
+
+    def _after_action(self, s: TSState, player: str, events: list[Event]) -> None:
+        """The move or attack is done: the faction's extra action, or the end of the turn."""
+        s.selected = None
+        s.landing = []
+        s.attack_from = None
+        if s.stage == "over":
+            return
+        sheet = self.sheet(s, player)
+        if ab.has_extra_action(sheet) and ab.ability_targets(s, player, sheet):
+            s.stage = "ability"
+            return
+        self._end_turn(s, events)
+
+    # --- play ------------------------------------------------------------
+    def to_act(self, state):
+        return [state.turn_player] if state.stage != "over" and state.turn_player else []
+
+    def movable(self, s: TSState, player: str) -> list[int]:
+        sheet = self.sheet(s, player)
+        return [q for q in sorted(s.board) if s.board[q].owner == player and piece_moves(s.board, q, sheet)]
+
+    def legal_actions(self, state, player):
+        s: TSState = state
+        if s.stage == "over" or player != s.turn_player:
+            return []
+        if s.stage == "faction":
+            taken = set(s.factions.values())
+            return [Action(key=f"faction:{f.id}", label=f"Play {f.name}", group="Choose a faction",
+                           description=f.summary[:100])
+                    for f in load_factions().values() if f.id not in taken]
+        sheet = self.sheet(s, player)
+        if s.stage == "select":
+            acts = [Action(key=f"sel:{square_name(q)}", label=f"{KIND_NAMES[s.board[q].kind]} {square_name(q)}",
+                           group="Choose a piece", description=self._piece_text(s, q, sheet))
+                    for q in self.movable(s, player)]
+            return acts or [Action(key="pass", label="Pass (no piece can act)")]
+        if s.stage == "act":
+            acts = [Action(key=move_key(m), label=move_label(m), group="Moves", description=self._move_text(s, m, sheet))
+                    for m in piece_moves(s.board, s.selected, sheet)]
+            return [*acts, Action(key="back", label="Back")]
+        if s.stage == "land":
+            return [Action(key=f"land:{square_name(q)}",
+                           label=f"Land on {square_name(q)}" + (" (start)" if q == s.attack_from else ""),
+                           group="Landing") for q in s.landing]
+        if s.stage == "ability":
+            verb = "Lightning at" if sheet.ability.kind == "lightning" else "Regrow"
+            tag = "bolt" if sheet.ability.kind == "lightning" else "heal"
+            acts = [Action(key=f"{tag}:{square_name(q)}",
+                           label=f"{verb} {KIND_NAMES[s.board[q].kind]} {square_name(q)} "
+                                 f"({s.board[q].hp}/{s.board[q].max_hp})",
+                           group=sheet.ability.name, style="primary")
+                    for q in ab.ability_targets(s, player, sheet)]
+            return [*acts, Action(key="skip", label="Skip")]
+        return []
+
+    def _piece_text(self, s: TSState, sq: int, sheet: FactionSheet) -> str:
+        p = s.board[sq]
+        return f"{sheet.piece(p.kind).name}, health {p.hp}/{p.max_hp}"
+
+    def _move_text(self, s: TSState, m: Move, sheet: FactionSheet) -> str:
+        if m.kind == "move":
+            return "Move"
+        target = s.board[m.to]
+        die = ab.shot_die(sheet, s.board[m.frm].kind) if m.kind == "shot" else attack_die(s.board[m.frm].kind)
+        return f"d{die} against {KIND_NAMES[target.kind]} ({target.hp}/{target.max_hp})"
+
+    def apply(self, state, player, action, text=None):
+        act = self.find_action(state, player, action)
+        s: TSState = state.clone()
+        events: list[Event] = []
+        key = act.key
+        tag, _, rest = key.partition(":")
+        if tag == "faction":
+            s.factions[player] = rest
+            events.append(Event(kind="faction", text=f"{who(player)} takes {load_factions()[rest].name} "
+                                f"({SIDE_NAMES[s.sides[player]]}).", data={"player": player, "faction": rest}))
+            missing = [p for p in s.players if p not in s.factions]
+            if missing:
+                s.turn_player = missing[0]
+            else:
+                self._start_play(s, events)
+        elif tag == "pass":
+            events.append(Event(kind="pass", text=f"{who(player)} cannot act and passes."))
+            self._after_action(s, player, events)
+        elif tag == "sel":
+            s.selected = parse_square(rest)
+            s.stage = "act"
+        elif tag == "back":
+            s.selected = None
+            s.stage = "select"
+        elif tag in ("mv", "at", "sh"):
+            self._do_move(s, player, key, events)
+        elif tag == "land":
+            sq = parse_square(rest)
+            self._land(s, player, sq, events)
+            self._after_action(s, player, events)
+        elif tag in ("bolt", "heal"):
+            sheet = self.sheet(s, player)
+            ab.use_ability(s, player, sheet, parse_square(rest), events)
+            self._end_turn(s, events)
+        elif tag == "skip":
+            self._end_turn(s, events)
+        else:  # pragma: no cover - find_action only returns listed keys
+            raise IllegalAction("That move is not possible now.")
+        return Outcome(state=s, events=events)
+
+    def _do_move(self, s: TSState, player: str, key: str, events: list[Event]) -> None:
+        sheet = self.sheet(s, player)
+        move = next(m for m in piece_moves(s.board, s.selected, sheet) if move_key(m) == key)
+        frm, to = move.frm, move.to
+        piece = s.board[frm]
+        if move.kind == "move":
+            del s.board[frm]
+            s.board[to] = piece
+            s.last_move = Mark(frm=frm, to=to, player=player)
+            events.append(Event(kind="move", text=f"{who(player)}: {KIND_NAMES[piece.kind]} {square_name(frm)} → "
+                                f"{square_name(to)}.", data={"from": square_name(frm), "to": square_name(to)}))
+            self._after_action(s, player, events)
+            return
+        if move.kind == "shot":
+            _, dealt, killed = ab.resolve_shot(s, player, sheet, frm, to, events)
+            s.damaged = True
+            s.last_attack = Mark(frm=frm, to=to, landed=frm, damage=dealt, killed=killed, player=player)
+            self._after_action(s, player, events)
+            return
+        die = attack_die(piece.kind)
+        value = roll(s, player, die, "attack")
+        target = describe(s, to)
+        via = f" via {square_name(move.via)}" if move.via is not None else ""
+        at = len(events)
+        dealt, killed = hurt(s, to, value, events)
+        s.damaged = True
+        text = f"{who(player)}: {KIND_NAMES[piece.kind]} {square_name(frm)} attacks {target}{via}: d{die} = {value}, "
+        data = {"from": square_name(frm), "to": square_name(to), "die": die, "roll": value, "damage": dealt,
+                "killed": killed}
+        if killed:
+            events.insert(at, Event(kind="attack", text=text + "killed.", data=data))
+            del s.board[frm]
+            s.board[to] = piece
+            ab.after_melee(s, sheet, to, dealt, events)
+            s.last_attack = Mark(frm=frm, to=to, landed=to, damage=dealt, killed=True, player=player)
+            self._after_action(s, player, events)
+            return
+        events.append(Event(kind="attack", text=text + f"{dealt} damage, it survives.", data=data))
+        options = landing_squares(s.board, move)
+        ab.after_melee(s, sheet, frm, dealt, events)
+        s.last_attack = Mark(frm=frm, to=to, landed=frm, damage=dealt, killed=False, player=player)
+        if len(options) == 1:
+            self._land(s, player, options[0], events)
+            self._after_action(s, player, events)
+            return
+        s.stage = "land"
+        s.attack_from = frm
+        s.landing = options
+
+    def _land(self, s: TSState, player: str, sq: int, events: list[Event]) -> None:
+        frm = s.attack_from if s.attack_from is not None else s.last_attack.frm
+        if sq != frm:
+            s.board[sq] = s.board.pop(frm)
+            events.append(Event(kind="land", text=f"{who(player)} lands on {square_name(sq)}.",
+                                data={"square": square_name(sq)}))
+        s.last_attack = s.last_attack.model_copy(update={"landed": sq})
+
+    # --- views and result ------------------------------------------------
+    def view(self, state, player):
+        s: TSState = state
+        sheets = load_factions()
+        pieces = [PieceView(square=square_name(q), owner=p.owner, faction=s.factions[p.owner], kind=p.kind,
+                            name=sheets[s.factions[p.owner]].piece(p.kind).name, hp=p.hp, max_hp=p.max_hp)
+                  for q, p in sorted(s.board.items())]
+        la = s.last_attack
+        return TSView(
+            players=s.players, sides=s.sides, factions=s.factions,
+            faction_names={p: sheets[f].name for p, f in s.factions.items()},
+            faction_colours={p: sheets[f].colour for p, f in s.factions.items()},
+            stage=s.stage, turn_player=s.turn_player, turn=s.turn, order=s.order, alive=s.alive, pieces=pieces,
+            selected=square_name(s.selected) if s.selected is not None else None,
+            landing=[square_name(q) for q in s.landing],
+            last_move=[square_name(s.last_move.frm), square_name(s.last_move.to)] if s.last_move else None,
+            last_attack=[square_name(la.frm), square_name(la.to), square_name(la.landed if la.landed is not None
+                                                                               else la.frm)] if la else None,
+            last_attack_text=(f"{who(la.player)} hit {square_name(la.to)} for {la.damage}"
+                              + (" and killed it" if la.killed else "")) if la else None,
+            dice=s.dice, start_rolls=s.start_rolls, quiet_turns=s.quiet_turns, winner=s.winner,
+            draw=s.draw, viewer=player)
+
+    def result(self, state):
+        s: TSState = state
+        if s.stage != "over":
+            return None
+        tags = {f"{p}.faction": s.factions.get(p, "") for p in s.players}
+        if s.winner:
+            return Result(winners=[s.winner], summary=f"{who(s.winner)} is the last king standing.",
+                          scores={p: float(p == s.winner) for p in s.players}, tags=tags)
+        return Result(winners=[], summary="The game is a draw: nobody took Terra Sancta.",
+                      scores={p: 0.0 for p in s.players}, tags=tags)
+
+    def auto_action(self, state, player, rng):
+        from rules.terra_sancta.policy import choose
+
+        return choose(self, state, player, rng)
+
+    def rules_pages(self):
+        from rules.terra_sancta.help import rules_pages
+
+        return rules_pages()
+
+    def seat_label(self, state, player):
+        f = state.factions.get(player)
+        return load_factions()[f].name if f else None
+
+    def check_invariants(self, state):
+        s: TSState = state
+        assert s.king_touched_by_ability == 0, "an ability affected a king"
+        for sq, p in s.board.items():
+            assert 0 <= sq < 144, f"piece off the board: {sq}"
+            assert 1 <= p.hp <= max_health(p.kind), f"health out of bounds on {square_name(sq)}: {p.hp}"
+            assert p.owner in s.alive, f"{p.owner} has no king but still has pieces"
+        for p in s.alive:
+            kings = [q for q, x in s.board.items() if x.owner == p and x.kind == "K"]
+            assert len(kings) == 1, f"{p} is alive with {len(kings)} kings"
+        if s.stage == "over":
+            assert s.draw or s.winner in s.players
+
+
+GAME = TerraSancta()

@@ -1,0 +1,168 @@
+"""One move generator for every faction, with the faction's small hooks (slide range, pawn
+diagonal steps, the Bots' shots), in the way python-chess handles variants.
+
+A `Move` is a plain move, a melee attack or a shot. Attacks carry the path the attacker took, which
+decides where it may land when the target survives.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from rules.terra_sancta.board import (
+    ALL_DIRECTIONS,
+    DIAGONAL,
+    KNIGHT_JUMPS,
+    ORTHOGONAL,
+    SQUARES,
+    offset,
+)
+from rules.terra_sancta.content import FactionSheet
+from rules.terra_sancta.pieces import Piece
+
+
+class Move(NamedTuple):
+    kind: str
+    """'move', 'attack' (melee) or 'shot' (the Bots' ranged fire: the shooter stays)."""
+    frm: int
+    to: int
+    path: tuple[int, ...] = ()
+    """Squares crossed between `frm` and `to`, in order from `frm` (a knight: its chosen L)."""
+    via: int | None = None
+    """A knight attack: the square where its L turns, naming the path."""
+
+
+def _ray(sq: int, df: int, dr: int) -> tuple[int, ...]:
+    out = []
+    cur = offset(sq, df, dr)
+    while cur is not None:
+        out.append(cur)
+        cur = offset(cur, df, dr)
+    return tuple(out)
+
+
+RAYS: list[dict[tuple[int, int], tuple[int, ...]]] = [
+    {d: _ray(sq, *d) for d in ALL_DIRECTIONS} for sq in SQUARES
+]
+"""RAYS[square][direction]: the squares in that direction up to the edge."""
+
+
+def _knight_paths(sq: int) -> list[tuple[int, list[tuple[int, tuple[int, int]]]]]:
+    """(target, [(turn square, (first, second) crossed squares)]) for every L from `sq`."""
+    out = []
+    for df, dr in KNIGHT_JUMPS:
+        target = offset(sq, df, dr)
+        if target is None:
+            continue
+        paths = []
+        sf, sr = (1 if df > 0 else -1), (1 if dr > 0 else -1)
+        if abs(df) == 2:
+            long_first = (offset(sq, sf, 0), offset(sq, 2 * sf, 0))
+            short_first = (offset(sq, 0, sr), offset(sq, sf, sr))
+            turns = (long_first[1], short_first[0])
+        else:
+            long_first = (offset(sq, 0, sr), offset(sq, 0, 2 * sr))
+            short_first = (offset(sq, sf, 0), offset(sq, sf, sr))
+            turns = (long_first[1], short_first[0])
+        for turn, crossed in zip(turns, (long_first, short_first), strict=True):
+            if None not in crossed:
+                paths.append((turn, crossed))
+        out.append((target, paths))
+    return out
+
+
+KNIGHT_PATHS = [_knight_paths(sq) for sq in SQUARES]
+
+
+def piece_moves(board: dict[int, Piece], sq: int, sheet: FactionSheet) -> list[Move]:
+    """Every move and attack of the piece on `sq` (whose faction sheet is `sheet`)."""
+    piece = board[sq]
+    kind = piece.kind
+    owner = piece.owner
+    out: list[Move] = []
+    if kind == "P":
+        steps = ALL_DIRECTIONS if sheet.piece("P").diagonal_step else ORTHOGONAL
+        for df, dr in steps:
+            to = offset(sq, df, dr)
+            if to is not None and to not in board:
+                out.append(Move("move", sq, to))
+        for df, dr in DIAGONAL:
+            to = offset(sq, df, dr)
+            if to is not None and to in board and board[to].owner != owner:
+                out.append(Move("attack", sq, to))
+    elif kind == "K":
+        for df, dr in ALL_DIRECTIONS:
+            to = offset(sq, df, dr)
+            if to is None:
+                continue
+            other = board.get(to)
+            if other is None:
+                out.append(Move("move", sq, to))
+            elif other.owner != owner:
+                out.append(Move("attack", sq, to))
+    elif kind == "N":
+        for target, paths in KNIGHT_PATHS[sq]:
+            other = board.get(target)
+            if other is None:
+                out.append(Move("move", sq, target))
+            elif other.owner != owner:
+                for turn, crossed in paths:
+                    out.append(Move("attack", sq, target, crossed, turn))
+    else:
+        dirs = ORTHOGONAL if kind == "R" else DIAGONAL if kind == "B" else ALL_DIRECTIONS
+        reach = sheet.piece(kind).range or 11
+        rays = RAYS[sq]
+        for d in dirs:
+            crossed: list[int] = []
+            for to in rays[d][:reach]:
+                other = board.get(to)
+                if other is None:
+                    out.append(Move("move", sq, to))
+                    crossed.append(to)
+                    continue
+                if other.owner != owner:
+                    out.append(Move("attack", sq, to, tuple(crossed)))
+                break
+    if sheet.ability.kind == "ranged":
+        out.extend(shots(board, sq, sheet))
+    return out
+
+
+def shots(board: dict[int, Piece], sq: int, sheet: FactionSheet) -> list[Move]:
+    """The Bots' hook: shots along a clear straight line at an enemy 2+ squares away, never a king."""
+    piece = board[sq]
+    if piece.kind == "K":
+        return []
+    reach = sheet.ability.pawn_range if piece.kind == "P" else sheet.ability.large_range
+    out = []
+    for ray in RAYS[sq].values():
+        for dist, to in enumerate(ray[:reach], start=1):
+            other = board.get(to)
+            if other is None:
+                continue
+            if dist >= 2 and other.owner != piece.owner and other.kind != "K":
+                out.append(Move("shot", sq, to, ray[:dist - 1]))
+            break
+    return out
+
+
+def landing_squares(board: dict[int, Piece], move: Move) -> list[int]:
+    """Where the attacker may end after wounding (the target survives): its start square or a
+    free square of its path; a knight goes back along its L to the first free square."""
+    if move.kind == "shot":
+        return [move.frm]
+    if move.via is not None:
+        for sq in reversed(move.path):
+            if sq not in board:
+                return [sq]
+        return [move.frm]
+    return [move.frm, *(sq for sq in move.path if sq not in board)]
+
+
+def legal_moves(board: dict[int, Piece], player: str, sheet: FactionSheet) -> list[Move]:
+    """Every move of every piece of `player`, in board order."""
+    out: list[Move] = []
+    for sq in sorted(board):
+        if board[sq].owner == player:
+            out.extend(piece_moves(board, sq, sheet))
+    return out

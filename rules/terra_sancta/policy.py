@@ -1,0 +1,191 @@
+"""The automatic player: a one-ply search with a threat map.
+
+Each turn it scores every move, attack and shot of its pieces: the chance to kill times the
+target's value (a king is worth the game), the expected wound, minus the risk its piece runs on the
+square it ends on (from a map of what the enemies can reach), plus a small pull towards the nearest
+enemy king. Attackers of its own king are worth more, and its king only moves to flee. Its extra
+action hits the most valuable enemy it may kill (lightning) or heals its most valuable wounded piece.
+The plan is a pure function of the state, so it is cached between the two steps of a turn.
+"""
+
+from __future__ import annotations
+
+from rules.core import Action, Rng
+from rules.terra_sancta.board import SIZE, chebyshev, square_name
+from rules.terra_sancta.content import load_factions
+from rules.terra_sancta.factions import ability_targets, lightning_damage, shot_die
+from rules.terra_sancta.movegen import Move, piece_moves
+from rules.terra_sancta.pieces import Piece, attack_die
+from rules.terra_sancta.state import TSState
+
+VALUE = {"P": 1.0, "N": 3.0, "B": 3.0, "R": 4.0, "Q": 7.0, "K": 60.0}
+RISK_WEIGHT = 0.6
+PULL = 0.06
+
+_cache: dict[tuple, Move | None] = {}
+
+
+def _kill_chance(die: int, hp: int) -> float:
+    return max(0, die - hp + 1) / die
+
+
+def _expected_dealt(die: int, hp: int) -> float:
+    return sum(min(r, hp) for r in range(1, die + 1)) / die
+
+
+def threat_map(s: TSState, player: str) -> tuple[dict[int, float], dict[int, set[int]]]:
+    """square -> expected damage the enemies could deal there next; square -> the enemy squares
+    reaching it."""
+    sheets = load_factions()
+    threat: dict[int, float] = {}
+    reach: dict[int, set[int]] = {}
+    board = s.board
+    for sq, p in board.items():
+        if p.owner == player:
+            continue
+        sheet = sheets[s.factions[p.owner]]
+        if p.kind == "P":
+            targets = set()
+            for df, dr in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+                f, r = sq % SIZE + df, sq // SIZE + dr
+                if 0 <= f < SIZE and 0 <= r < SIZE:
+                    targets.add(r * SIZE + f)
+            if sheet.ability.kind == "ranged":
+                targets.update(m.to for m in piece_moves(board, sq, sheet) if m.kind == "shot")
+        else:
+            targets = {m.to for m in piece_moves(board, sq, sheet)}
+        dmg = (attack_die(p.kind) + 1) / 2
+        for t in targets:
+            threat[t] = threat.get(t, 0.0) + dmg
+            reach.setdefault(t, set()).add(sq)
+    return threat, reach
+
+
+def _risk(piece: Piece, threat: float) -> float:
+    if not threat:
+        return 0.0
+    return min(1.0, threat / piece.hp) * VALUE[piece.kind] * RISK_WEIGHT
+
+
+def _nearest_enemy_king(s: TSState, player: str, sq: int) -> int:
+    best = 99
+    for q, p in s.board.items():
+        if p.kind == "K" and p.owner != player:
+            best = min(best, chebyshev(q, sq))
+    return best
+
+
+def score_moves(s: TSState, player: str, only: int | None = None) -> list[tuple[float, Move]]:
+    """Every move of `player` (or of the piece on `only`) with its score, best first."""
+    sheet = load_factions()[s.factions[player]]
+    threat, reach = threat_map(s, player)
+    board = s.board
+    my_king = next((q for q, p in board.items() if p.owner == player and p.kind == "K"), None)
+    king_attackers = reach.get(my_king, set()) if my_king is not None else set()
+    enemy_kings = [q for q, p in board.items() if p.kind == "K" and p.owner != player]
+    scored: list[tuple[float, Move]] = []
+    squares = [only] if only is not None else [q for q in sorted(board) if board[q].owner == player]
+    for sq in squares:
+        piece = board[sq]
+        here_risk = _risk(piece, threat.get(sq, 0.0))
+        dist_here = min((chebyshev(sq, k) for k in enemy_kings), default=0)
+        for m in piece_moves(board, sq, sheet):
+            score = 0.0
+            end = m.to
+            if m.kind != "move":
+                target = board[m.to]
+                die = shot_die(sheet, piece.kind) if m.kind == "shot" else attack_die(piece.kind)
+                value = VALUE[target.kind] + (8.0 if m.to in king_attackers else 0.0)
+                pk = _kill_chance(die, target.hp)
+                wound = (_expected_dealt(die, target.hp) / target.max_hp) * value * 0.5
+                score += pk * value + (1 - pk) * wound
+                if m.kind == "shot":
+                    end = sq
+                elif pk < 0.5:
+                    end = sq if m.via is None else (m.path[-1] if m.path and m.path[-1] not in board else sq)
+                if target.kind == "K":
+                    score += 2.0  # pressing a king is always worth it
+            end_threat = threat.get(end, 0.0)
+            if piece.kind == "K":
+                score -= 0.3 if m.kind == "move" and not here_risk else 0.0
+            score += here_risk - _risk(piece, end_threat)
+            if piece.kind != "K" and enemy_kings:
+                dist_end = min(chebyshev(end, k) for k in enemy_kings)
+                score += PULL * (dist_here - dist_end) * (0.5 if piece.kind == "P" else 1.0)
+            # a deterministic tie-break that still varies between games and turns
+            score += ((m.frm * 131 + m.to * 17 + s.turn * 7 + s.rng.seed) % 97) * 1e-5
+            scored.append((score, m))
+    scored.sort(key=lambda x: -x[0])
+    return scored
+
+
+def best_move(s: TSState, player: str) -> Move | None:
+    key = (s.rng.seed, s.rng.counter, s.turn, player, len(s.board))
+    if key in _cache:
+        return _cache[key]
+    scored = score_moves(s, player)
+    move = scored[0][1] if scored else None
+    if len(_cache) > 256:
+        _cache.clear()
+    _cache[key] = move
+    return move
+
+
+def _ability_choice(s: TSState, player: str) -> int | None:
+    sheet = load_factions()[s.factions[player]]
+    targets = ability_targets(s, player, sheet)
+    if not targets:
+        return None
+    if sheet.ability.kind == "regrowth":
+        return max(targets, key=lambda q: (VALUE[s.board[q].kind] * (s.board[q].max_hp - s.board[q].hp), -q))
+    # lightning: expected value of the strike on each target
+    die = sheet.ability.die
+    threat, reach = threat_map(s, player)
+    my_king = next((q for q, p in s.board.items() if p.owner == player and p.kind == "K"), None)
+    attackers = reach.get(my_king, set())
+
+    def worth(q: int) -> float:
+        p = s.board[q]
+        total = 0.0
+        for v in range(1, die + 1):
+            dmg = lightning_damage(sheet, v)
+            total += VALUE[p.kind] if dmg >= p.hp else dmg / p.max_hp * VALUE[p.kind] * 0.5
+        return total / die + (3.0 if q in attackers else 0.0)
+
+    return max(targets, key=lambda q: (worth(q), -q))
+
+
+def choose(game, state: TSState, player: str, rng: Rng) -> Action:
+    """The automatic player's action for the current step."""
+    s = state
+    legal = game.legal_actions(s, player)
+    by_key = {a.key: a for a in legal}
+    if s.stage == "faction":
+        return rng.choice(legal)
+    if s.stage == "select":
+        move = best_move(s, player)
+        if move is None:
+            return legal[0]
+        return by_key[f"sel:{square_name(move.frm)}"]
+    if s.stage == "act":
+        from rules.terra_sancta.game import move_key
+
+        move = best_move(s, player)
+        if move is None or move.frm != s.selected:
+            scored = score_moves(s, player, only=s.selected)
+            move = scored[0][1] if scored else None
+        return by_key[move_key(move)] if move is not None else by_key["back"]
+    if s.stage == "land":
+        threat, _ = threat_map(s, player)
+        piece = s.board[s.attack_from]
+        best = min(s.landing, key=lambda q: (_risk(piece, threat.get(q, 0.0)), q != s.attack_from, q))
+        return by_key[f"land:{square_name(best)}"]
+    if s.stage == "ability":
+        target = _ability_choice(s, player)
+        if target is None:
+            return by_key["skip"]
+        for a in legal:
+            if a.key.endswith(f":{square_name(target)}"):
+                return a
+        return by_key["skip"]
+    return legal[0]

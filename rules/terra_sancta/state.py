@@ -1,0 +1,129 @@
+"""The state of a game of Terra Sancta and the public view of it (nothing is hidden)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from rules.core import Rng
+from rules.terra_sancta.pieces import Piece
+
+Stage = Literal["faction", "select", "act", "land", "ability", "over"]
+
+
+class DieRoll(BaseModel):
+    """One die rolled during a turn, kept for the table and the log."""
+
+    model_config = ConfigDict(frozen=True)
+
+    turn: int
+    player: str
+    sides: int
+    value: int
+    why: str
+    """'start', 'attack', 'shot', 'lightning', 'regrowth', 'poison'."""
+
+
+class Mark(BaseModel):
+    """The last move or attack, highlighted on the board."""
+
+    model_config = ConfigDict(frozen=True)
+
+    frm: int
+    to: int
+    landed: int | None = None
+    """An attack: where the attacker ended."""
+    damage: int = 0
+    killed: bool = False
+    player: str = ""
+
+
+class TSState(BaseModel):
+    players: list[str]
+    """Seat order (clockwise)."""
+    sides: dict[str, str]
+    """player -> 'S', 'W', 'N' or 'E'."""
+    factions: dict[str, str]
+    """player -> faction id (filled during the faction choice)."""
+    stage: Stage
+    order: list[str] = []
+    """Turn order, starting with the winner of the start roll; filled when play begins."""
+    turn_player: str | None = None
+    turn: int = 0
+    """Turns taken so far (1 during the first turn)."""
+    quiet_turns: int = 0
+    """Turns in a row without any damage; the game is drawn at QUIET_LIMIT."""
+    damaged: bool = False
+    """Some piece lost health during the current turn."""
+    board: dict[int, Piece] = {}
+    alive: list[str] = []
+    """Players whose king still stands, in seat order."""
+    selected: int | None = None
+    landing: list[int] = []
+    """After a wounding attack with a choice: the squares the attacker may end on."""
+    attack_from: int | None = None
+    last_move: Mark | None = None
+    last_attack: Mark | None = None
+    dice: list[DieRoll] = []
+    """Rolls of the current turn and the one before it."""
+    start_rolls: list[list[int]] = []
+    """The d16 start rolls, one list per round (rerolls among the tied highest)."""
+    winner: str | None = None
+    draw: bool = False
+    king_touched_by_ability: int = 0
+    """Counts abilities that ever affected a king (must stay 0; checked by the invariants)."""
+    rng: Rng
+
+    def clone(self) -> TSState:
+        """A copy sharing nothing mutable with this state (pieces and marks are immutable)."""
+        c = self.model_copy()
+        c.players = list(self.players)
+        c.sides = dict(self.sides)
+        c.factions = dict(self.factions)
+        c.order = list(self.order)
+        c.board = dict(self.board)
+        c.alive = list(self.alive)
+        c.landing = list(self.landing)
+        c.dice = list(self.dice)
+        c.start_rolls = [list(r) for r in self.start_rolls]
+        c.rng = self.rng.model_copy()
+        return c
+
+
+class PieceView(BaseModel):
+    square: str
+    owner: str
+    faction: str
+    kind: str
+    name: str
+    hp: int
+    max_hp: int
+
+
+class TSView(BaseModel):
+    """The table as everyone sees it."""
+
+    players: list[str]
+    sides: dict[str, str]
+    factions: dict[str, str]
+    faction_names: dict[str, str]
+    faction_colours: dict[str, str]
+    stage: Stage
+    turn_player: str | None
+    turn: int
+    order: list[str]
+    alive: list[str]
+    pieces: list[PieceView]
+    selected: str | None
+    landing: list[str]
+    last_move: list[str] | None
+    last_attack: list[str] | None
+    """[from, target, landed]."""
+    last_attack_text: str | None
+    dice: list[DieRoll]
+    start_rolls: list[list[int]]
+    quiet_turns: int
+    winner: str | None
+    draw: bool
+    viewer: str | None = None
