@@ -1,0 +1,439 @@
+"""The session service over a real SQLite file: lobby, turns, automatic players, timers, stats."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+import rules
+from bot.models import Seat, Session
+from bot.sessions import (
+    TURN_TIMER_CHOICES,
+    NotSeated,
+    NotYourTurn,
+    ServiceError,
+    SessionService,
+    StaleVersion,
+)
+from bot.store import Store
+from rules.core.game import IllegalAction, Result
+from tests.support.highcard import HighCard
+
+ANN, BOB, CID, EVE = 10, 11, 12, 13
+GUILD, CHANNEL = 1, 500
+
+
+class Clock:
+    def __init__(self, now: float = 1_000.0):
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class PairCard(HighCard):
+    """Exactly two players; tags for statistics."""
+
+    id = "test-pair-card"
+    name = "Pair Card (test)"
+    min_players = 2
+    max_players = 2
+
+    def result(self, state):
+        res = super().result(state)
+        if res is None:
+            return None
+        tags = {"quest": "iron-throne"}
+        tags.update({f"{p}.character": "knight" if i == 0 else "witch"
+                     for i, p in enumerate(state.players)})
+        return Result(winners=res.winners, scores=res.scores, summary=res.summary, tags=tags)
+
+
+class SoloCard(HighCard):
+    id = "test-solo-card"
+    name = "Solo Card (test)"
+    max_players = 1
+
+
+class QuickCard(HighCard):
+    """Every phase has its own 30-second limit."""
+
+    id = "test-quick-card"
+    name = "Quick Card (test)"
+
+    def phase_timeout(self, state):
+        return 30
+
+
+@pytest.fixture(autouse=True)
+def extra_games(monkeypatch):
+    for game in (PairCard(), SoloCard(), QuickCard()):
+        monkeypatch.setitem(rules.GAMES, game.id, game)
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+async def store(tmp_path):
+    st = await Store.open(tmp_path / "data" / "pantheon.db")
+    yield st
+    await st.close()
+
+
+@pytest.fixture
+def service(store, clock):
+    return SessionService(store, clock=clock, seed_source=lambda: 12345)
+
+
+async def lobby(service, game_id="test-high-card", players=(BOB,), bots=0, channel=CHANNEL,
+                **options) -> Session:
+    s = await service.open_lobby(guild_id=GUILD, channel_id=channel, game_id=game_id,
+                                 host_id=ANN, host_name="Ann", options=options or None)
+    for uid in players:
+        s = await service.join(s.id, uid, f"user{uid}")
+    for _ in range(bots):
+        s = await service.add_bot(s.id, ANN)
+    return s
+
+
+def to_act(session: Session) -> tuple[str, int | None]:
+    pid = session.game().to_act(session.state())[0]
+    return pid, session.seat(pid).user_id
+
+
+def first_play(session: Session, pid: str) -> str:
+    return next(a.key for a in session.game().legal_actions(session.state(), pid)
+                if a.key.startswith("play:"))
+
+
+async def play_out(service, session: Session):
+    result = None
+    while session.status == "active":
+        pid, uid = to_act(session)
+        result = await service.act(session.id, uid, first_play(session, pid), version=session.version)
+        session = result.session
+    return result
+
+
+# --- lobby ----------------------------------------------------------------------
+async def test_lobby_flow_and_start_with_a_fixed_seed(service, store):
+    s = await lobby(service, bots=1)
+    assert [x.player_id for x in s.seats] == [str(ANN), str(BOB), "bot-1"]
+    assert s.options == {"cards": "3", "turn_timer": "300"}
+    s = await service.set_option(s.id, ANN, "cards", "1")
+    s = await service.set_option(s.id, ANN, "turn_timer", "60")
+    assert s.status == "lobby" and s.version == 5  # every lobby change counts
+    res = await service.start(s.id, ANN)
+    game = res.session.game()
+    assert res.session.status == "active"
+    assert res.session.state().rng.seed == 12345
+    expected = game.setup([str(ANN), str(BOB), "bot-1"], {"cards": "1"}, 12345)
+    assert res.session.state().hands == expected.hands
+    assert set(res.changed_players) == {str(ANN), str(BOB), "bot-1"}
+    assert res.events[0].kind == "start" and res.events[0].data["seed"] == 12345
+    assert (await service.get(s.id)).state_json == res.session.state_json
+
+
+async def test_bad_lobby_input_gives_clear_messages_and_writes_nothing(service, store):
+    with pytest.raises(ServiceError, match=r"Unknown game `chess`\. Installed: .*test-high-card"):
+        await service.open_lobby(guild_id=GUILD, channel_id=CHANNEL, game_id="chess",
+                                 host_id=ANN, host_name="Ann")
+    with pytest.raises(ServiceError, match="no option `speed`"):
+        await service.open_lobby(guild_id=GUILD, channel_id=CHANNEL, game_id="test-high-card",
+                                 host_id=ANN, host_name="Ann", options={"speed": "1"})
+    with pytest.raises(ServiceError, match="turn timer"):
+        await service.open_lobby(guild_id=GUILD, channel_id=CHANNEL, game_id="test-high-card",
+                                 host_id=ANN, host_name="Ann", options={"turn_timer": "7"})
+    s = await lobby(service, players=())
+    with pytest.raises(ServiceError, match=r"A game of High Card \(test\) is already open here; "
+                                           r"finish it or `/game end` it first\."):
+        await service.open_lobby(guild_id=GUILD, channel_id=CHANNEL, game_id="test-pair-card",
+                                 host_id=BOB, host_name="Bob")
+    with pytest.raises(ServiceError, match="already at this table"):
+        await service.join(s.id, ANN, "Ann")
+    with pytest.raises(ServiceError, match="Only the host"):
+        await service.add_bot(s.id, BOB)
+    with pytest.raises(ServiceError, match="not a choice"):
+        await service.set_option(s.id, ANN, "cards", "9")
+    with pytest.raises(NotSeated):
+        await service.leave_lobby(s.id, EVE)
+    for uid in (BOB, CID, EVE):
+        await service.join(s.id, uid, "x")
+    with pytest.raises(ServiceError, match=r"The table is full \(4 seats\)"):
+        await service.join(s.id, 99, "y")
+    with pytest.raises(ServiceError, match="Only the host"):
+        await service.start(s.id, BOB)
+    with pytest.raises(ServiceError, match="no game #999"):
+        await service.join(999, BOB, "Bob")
+    assert (await service.get(s.id)).version == 4  # only the three joins counted
+    assert await service.recent_log(s.id) == []
+
+
+async def test_too_few_or_too_many_players(service, store):
+    s = await lobby(service, game_id="test-pair-card", players=())
+    with pytest.raises(ServiceError, match="needs at least 2"):
+        await service.start(s.id, ANN)
+    # A table that somehow holds too many (an older bot, a hand-edited row): refused at start.
+    crowded = s.model_copy(update={"channel_id": 501, "seats": s.seats + [
+        Seat(position=i, player_id=f"bot-{i}", name="b", user_id=None, auto=True) for i in (1, 2)]})
+    crowded.id = await store.insert_session(crowded)
+    with pytest.raises(ServiceError, match="at most 2"):
+        await service.start(crowded.id, ANN)
+    assert (await service.get(crowded.id)).status == "lobby"
+
+
+async def test_host_leaving_hands_over_and_the_last_person_cancels(service):
+    s = await lobby(service, bots=1)
+    s = await service.leave_lobby(s.id, ANN)
+    assert s.host_id == BOB and [x.player_id for x in s.seats] == [str(BOB), "bot-1"]
+    assert [x.position for x in s.seats] == [0, 1]
+    s = await service.remove_bot(s.id, "bot-1", BOB)
+    s = await service.leave_lobby(s.id, BOB)
+    assert s.status == "abandoned"
+    assert await service.active_in_channel(CHANNEL) is None
+
+
+async def test_cancel_and_end_need_the_host_or_a_manager(service):
+    s = await lobby(service)
+    with pytest.raises(ServiceError, match="Only the host"):
+        await service.cancel(s.id, BOB)
+    assert (await service.cancel(s.id, BOB, can_manage=True)).status == "abandoned"
+    s = await lobby(service)
+    await service.start(s.id, ANN)
+    with pytest.raises(ServiceError, match="Only the host"):
+        await service.end(s.id, BOB)
+    ended = await service.end(s.id, ANN)
+    assert ended.status == "abandoned" and ended.deadline is None
+    with pytest.raises(ServiceError, match="already ended"):
+        await service.end(s.id, ANN)
+    assert await service.active_in_channel(CHANNEL) is None
+    assert (await lobby(service)).status == "lobby"  # the channel is free again
+
+
+# --- acting -----------------------------------------------------------------------
+async def test_act_checks_version_seat_and_turn_and_writes_nothing_on_failure(service):
+    s = (await service.start((await lobby(service)).id, ANN)).session
+    v = s.version
+    with pytest.raises(StaleVersion, match="out of date"):
+        await service.act(s.id, ANN, "play:0", version=v - 1)
+    with pytest.raises(NotSeated):
+        await service.act(s.id, EVE, "play:0", version=v)
+    with pytest.raises(NotYourTurn):
+        await service.act(s.id, BOB, "play:0", version=v)
+    with pytest.raises(IllegalAction, match="not possible"):
+        await service.act(s.id, ANN, "play:9", version=v)
+    with pytest.raises(IllegalAction, match="Say something"):
+        await service.act(s.id, ANN, "cheer", version=None)
+    assert (await service.get(s.id)).version == v
+    assert [e.action_key for e in await service.recent_log(s.id)] == ["start"]
+    res = await service.act(s.id, ANN, "cheer", version=None, text="Go!")
+    assert res.session.version == v + 1 and res.events[0].text.endswith("Go!")
+    finished = await play_out(service, res.session)
+    assert finished.result is not None and finished.session.status == "finished"
+    with pytest.raises(ServiceError, match="This game has finished"):
+        await service.act(s.id, ANN, "play:0", version=None)
+
+
+async def test_two_concurrent_acts_apply_exactly_once(service):
+    s = (await service.start((await lobby(service)).id, ANN)).session
+    outcomes = await asyncio.gather(
+        service.act(s.id, ANN, "play:0", version=s.version),
+        service.act(s.id, ANN, "play:1", version=s.version),
+        return_exceptions=True)
+    assert sorted(type(o).__name__ for o in outcomes) == ["ActResult", "StaleVersion"]
+    log = await service.recent_log(s.id)
+    assert [e.action_key for e in log][1:] in (["play:0"], ["play:1"])
+    assert (await service.get(s.id)).version == s.version + 1
+
+
+async def test_two_processes_acting_at_once_apply_exactly_once(tmp_path, clock):
+    """No shared lock: two stores and services on one file; the version CAS decides."""
+    path = tmp_path / "shared.db"
+    st1, st2 = await Store.open(path), await Store.open(path)
+    one = SessionService(st1, clock=clock, seed_source=lambda: 1)
+    two = SessionService(st2, clock=clock, seed_source=lambda: 1)
+    s = (await one.start((await lobby(one)).id, ANN)).session
+    outcomes = await asyncio.gather(
+        one.act(s.id, ANN, "play:0", version=s.version),
+        two.act(s.id, ANN, "play:1", version=s.version),
+        return_exceptions=True)
+    assert sorted(type(o).__name__ for o in outcomes) == ["ActResult", "StaleVersion"]
+    assert len(await two.recent_log(s.id)) == 2  # start + one play
+    await st1.close()
+    await st2.close()
+
+
+async def test_a_crash_between_commit_and_send_loses_nothing(tmp_path, clock):
+    path = tmp_path / "p.db"
+    store = await Store.open(path)
+    service = SessionService(store, clock=clock, seed_source=lambda: 5)
+    s = (await service.start((await lobby(service)).id, ANN)).session
+    res = await service.act(s.id, ANN, "play:0", version=s.version)
+    # ... and the process dies before anything reaches Discord.
+    await store.close()
+    store = await Store.open(path)
+    service = SessionService(store, clock=clock)
+    again = await service.get(s.id)
+    assert again.version == res.session.version
+    assert again.state_json == res.session.state_json
+    assert to_act(again) == (str(BOB), BOB)  # the next render shows the committed move
+    await service.act(s.id, BOB, "play:0", version=again.version)
+    await store.close()
+
+
+# --- automatic players --------------------------------------------------------------
+async def test_automatic_seats_play_until_a_person_must_act(service):
+    s = await lobby(service, players=(), bots=2)
+    res = await service.start(s.id, ANN)
+    assert to_act(res.session)[0] == str(ANN)
+    res = await service.act(s.id, ANN, "play:0", version=res.session.version)
+    assert [e.text.split()[0] for e in res.events] == ["⟨10⟩", "⟨bot-1⟩", "⟨bot-2⟩"]
+    log = await service.recent_log(s.id)
+    assert [e.player_id for e in log] == [str(ANN), str(ANN), "bot-1", "bot-2"]
+    assert [e.version for e in log] == list(range(log[0].version, log[0].version + 4))
+    assert res.session.version == log[-1].version
+
+
+async def test_automatic_choices_are_deterministic(tmp_path, clock):
+    texts = []
+    for run in range(2):
+        store = await Store.open(tmp_path / f"{run}.db")
+        service = SessionService(store, clock=clock, seed_source=lambda: 99)
+        s = await lobby(service, players=(), bots=3)
+        res = await service.start(s.id, ANN)
+        res = await play_out(service, res.session)
+        texts.append([e.text for e in await service.recent_log(s.id, 100)])
+        await store.close()
+    assert texts[0] == texts[1]
+
+
+async def test_hand_to_auto_and_leave_game(service):
+    s = (await service.start((await lobby(service, players=(BOB, CID))).id, ANN)).session
+    with pytest.raises(ServiceError, match="Only the host"):
+        await service.hand_to_auto(s.id, str(ANN), BOB)
+    res = await service.hand_to_auto(s.id, str(ANN), BOB, can_manage=True)
+    assert res.events[0].kind == "seat_auto" and res.events[1].text.startswith("⟨10⟩ plays")
+    assert res.session.seat(str(ANN)).auto and to_act(res.session)[0] == str(BOB)
+    with pytest.raises(ServiceError, match="automatic player has your seat"):
+        await service.act(s.id, ANN, "play:0", version=None)
+    res = await service.leave_game(s.id, BOB)
+    assert res.events[0].kind == "left" and res.session.status == "active"
+    assert to_act(res.session)[0] == str(CID)
+    res = await service.leave_game(s.id, CID)  # the last person leaves
+    assert res.session.status == "abandoned" and res.session.deadline is None
+    assert await service.sessions_of_user(CID) == []
+
+
+async def test_leave_game_in_a_lobby_leaves_the_lobby(service):
+    s = await lobby(service)
+    res = await service.leave_game(s.id, BOB)
+    assert [x.user_id for x in res.session.seats] == [ANN]
+
+
+# --- turn timers --------------------------------------------------------------------
+async def test_default_turn_timers_and_choices(service):
+    assert ("0", "Off") in TURN_TIMER_CHOICES and SessionService.TURN_TIMER_CHOICES
+    solo = await lobby(service, game_id="test-solo-card", players=())
+    assert solo.options["turn_timer"] == "0"
+    res = await service.start(solo.id, ANN)
+    assert res.session.deadline is None and await service.next_deadline() is None
+
+
+async def test_reminder_then_timeout_then_restart(tmp_path, clock):
+    path = tmp_path / "p.db"
+    store = await Store.open(path)
+    service = SessionService(store, clock=clock, seed_source=lambda: 3)
+    s = (await service.start((await lobby(service, bots=1)).id, ANN)).session
+    assert s.deadline == clock.now + 300 and s.remind_at == s.deadline - 75
+    assert await service.next_deadline() == s.remind_at
+    assert await service.due_reminders() == []
+    clock.now += 230
+    due = await service.due_reminders()
+    assert [d.id for d in due] == [s.id]
+    await service.mark_reminded(s.id)
+    assert await service.due_reminders() == []
+    assert await service.next_deadline() == s.deadline
+    assert await service.expire_turns() == []  # not yet
+    await store.close()
+
+    # A restart: the deadline was stored.
+    store = await Store.open(path)
+    service = SessionService(store, clock=clock)
+    clock.now = s.deadline + 1
+    [res] = await service.expire_turns()
+    assert res.timed_out == [str(ANN)]
+    assert res.events[0].kind == "timeout" and "⟨10⟩" in res.events[0].text
+    assert res.events[1].text.startswith("⟨10⟩ plays")
+    assert to_act(res.session)[0] == str(BOB)
+    assert res.session.deadline == clock.now + 300 and not res.session.reminded
+    log = await service.recent_log(s.id)
+    assert log[-1].events[0].kind == "timeout"
+    assert await service.expire_turns() == []  # handled once
+    await store.close()
+
+
+async def test_a_timed_out_solo_person_keeps_the_seat(service, clock):
+    s = await lobby(service, players=(), bots=1, turn_timer="60")
+    s = (await service.start(s.id, ANN)).session
+    clock.now = s.deadline
+    [res] = await service.expire_turns()
+    assert not res.session.seat(str(ANN)).auto
+    assert to_act(res.session)[0] == str(ANN)  # the bot played too; back to the person
+    assert [e.kind for e in res.events] == ["timeout", "card_played", "card_played"]
+
+
+async def test_the_deadline_stays_within_one_turn_and_phases_set_their_own(service, clock):
+    s = (await service.start((await lobby(service)).id, ANN)).session
+    clock.now += 100
+    res = await service.act(s.id, ANN, "cheer", version=None, text="hi")
+    assert res.session.deadline == s.deadline  # cheering does not buy time
+    res = await service.act(s.id, ANN, "play:0", version=None)
+    assert res.session.deadline == clock.now + 300
+    quick = await lobby(service, game_id="test-quick-card", channel=CHANNEL + 1)
+    res = await service.start(quick.id, ANN)
+    assert res.session.deadline == clock.now + 30 and res.session.remind_at == clock.now + 22.5
+
+
+async def test_timer_off_means_no_deadline(service):
+    s = await lobby(service, turn_timer="0")
+    res = await service.start(s.id, ANN)
+    assert res.session.deadline is None and res.session.turn_timer == 0
+
+
+# --- messages, queries, stats --------------------------------------------------------
+async def test_message_ids_and_flags_survive(service):
+    s = (await service.start((await lobby(service)).id, ANN)).session
+    await service.set_table_message(s.id, 77, 7000)
+    await service.set_dm_message(s.id, str(BOB), 88, 8000)
+    await service.mark_dm_blocked(s.id, str(BOB), True)
+    res = await service.act(s.id, ANN, "play:0", version=None)
+    again = await service.get(s.id)
+    assert (again.table_channel_id, again.table_message_id) == (77, 7000)
+    assert again.seat(str(BOB)).dm_blocked and res.session.seat(str(BOB)).dm_blocked
+    assert await service.dm_message(s.id, str(BOB)) == (88, 8000)
+    assert await service.dm_message(s.id, str(ANN)) is None
+    assert [x.id for x in await service.sessions_of_user(BOB)] == [s.id]
+    assert (await service.active_in_channel(CHANNEL)).id == s.id
+
+
+async def test_stats_count_people_with_tags(service):
+    for channel in (CHANNEL, CHANNEL + 1):
+        s = await lobby(service, game_id="test-pair-card", players=(BOB,), channel=channel)
+        res = await play_out(service, (await service.start(s.id, ANN)).session)
+        assert res.result is not None
+    bot_game = await lobby(service, game_id="test-pair-card", players=(), bots=1, channel=CHANNEL + 2)
+    await play_out(service, (await service.start(bot_game.id, ANN)).session)
+    rows = await service.stats(GUILD, "test-pair-card")
+    assert {r.user_id for r in rows} == {ANN, BOB}
+    ann = next(r for r in rows if r.user_id == ANN)
+    assert ann.played == 3 and ann.tags["quest:iron-throne"]["played"] == 3
+    assert ann.tags["character:knight"]["played"] == 3  # Ann sits first: the knight
+    assert ann.tags["character:knight"]["won"] == ann.won
+    assert rows == sorted(rows, key=lambda r: -r.won) and sum(r.played for r in rows) == 5
+    with_bots = await service.stats(GUILD, include_bots=True)
+    assert any(r.user_id is None and r.name == "Bot 1" for r in with_bots)
+    assert await service.stats(GUILD + 1) == []
