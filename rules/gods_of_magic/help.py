@@ -1,0 +1,52 @@
+"""`/game rules` for Gods of Magic, in the project's own words."""
+
+from __future__ import annotations
+
+from rules.core import RulesPage
+from rules.gods_of_magic.state import MAGIC_NAMES, MAGIC_TEXT
+
+
+def rules_pages() -> list[RulesPage]:
+    table = "\n".join(f"**{n}. {MAGIC_NAMES[n]}**: {MAGIC_TEXT[n]}" for n in range(1, 11))
+    return [
+        RulesPage(title="Gods of Magic: the idea", body=(
+            "Every player is a god. From one shared deck of 200 cards (five suits of 40: 🏰 Location, "
+            "⚡ Action, 🐉 Entity, ✨ Descriptor, 🔮 Object, each worth 1 to 10 Victory Points) the gods "
+            "build **realms** in their own **domain**, then tell what happens in them.\n\n"
+            "• A realm is a group of cards that needs a Location. A realm that loses its last Location is a "
+            "**realm of imagination**: it scores nothing until a Location joins it again.\n"
+            "• A realm holding all five suits is **complete** and earns 10 extra points when scored.\n"
+            "• A ✨ Descriptor is attached under one card of a realm: it moves with that card and is "
+            "discarded with it.\n\n"
+            "**Winning**: scores add up at every Visitation. The first god at 200 VP (100 in the short "
+            "game) wins; when several pass the mark together, the highest score wins.")),
+        RulesPage(title="Setup and a turn", body=(
+            "**Setup**: the deck is shuffled and each god gets 10 cards. Everyone at once may place up to 3 "
+            "of them (a new realm always starts with a Location), then presses *Done*. The d10 decides who "
+            "begins: highest roll, ties roll again.\n\n"
+            "**A turn** has three phases:\n"
+            "1. **Draw**: take a card. Holding more than 10 afterwards, you choose what to discard.\n"
+            "2. **Play**: put one card from your hand into one of your realms, or start a new realm with a "
+            "Location. (With nothing playable you pass.)\n"
+            "3. **Dice**: roll the d10 and carry out the Magic Table result.")),
+        RulesPage(title="The Magic Table", body=table + (
+            "\n\nA result whose choice has no possible target is offered as *Pass* with the reason. "
+            "Transformation keeps the Descriptors of a replaced card (they now describe the new one); "
+            "Recombination allows a dozen free moves, then only moves that restore your hand size. "
+            "An Evocation card that fits nowhere stays in your hand.")),
+        RulesPage(title="Storytelling and house rules", body=(
+            "**Storytelling** (lobby option): *off* — a line of story is welcome but optional; *on* — every "
+            "move that changes a realm asks for a line, posted with the move; *strict* — the line is "
+            "required and the other gods have 60 seconds to object. If most of them object, the move is "
+            "undone (the table returns exactly to the moment before it) and that god must pick something "
+            "else. Placing the starting cards needs no story.\n\n"
+            "**Our rules where the rulebook is silent**:\n"
+            "• **Exact tie**: gods tied on the highest score when the game ends share the victory.\n"
+            "• **Exhausted deck**: the first time the deck runs out, the discard pile is shuffled into a new "
+            "deck. The next time a card cannot be drawn, the gods hold a last Visitation (everyone scores) "
+            "and the game ends: the highest score wins, even below the target.\n"
+            "• Alteration points count as scored at once; the win check comes at the end of the turn.\n"
+            "• Destruction: the owner of the destroyed card chooses whether to draw.\n\n"
+            "**Variants**: the 100-point short game (lobby option); a server's content pack may add or "
+            "remove cards (`content/gods-of-magic/extra/*.yaml`).")),
+    ]

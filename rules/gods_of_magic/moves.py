@@ -1,0 +1,109 @@
+"""Primitive changes shared by every phase: drawing, placing, removing and moving cards."""
+
+from __future__ import annotations
+
+from rules.core import Action, Event, who
+from rules.gods_of_magic.content import Suit
+from rules.gods_of_magic.state import GomState, Placed, Realm
+
+
+def label(s: GomState, cid: str) -> str:
+    return s.cards[cid].short
+
+
+def draw(s: GomState, player: str, n: int, events: list[Event], why: str) -> list[str]:
+    """Draw up to n cards into a hand. An empty deck is rebuilt once from the discard pile;
+    after that a draw that finds no card marks the game exhausted (it ends with a final scoring)."""
+    got: list[str] = []
+    for _ in range(n):
+        if not s.deck:
+            if not s.reshuffled and s.discard:
+                s.deck = s.rng.shuffled(s.discard)
+                s.discard = []
+                s.reshuffled = True
+                events.append(Event(kind="reshuffle", text=(
+                    f"The deck is empty: the discard pile is shuffled into a new deck "
+                    f"({len(s.deck)} cards). This happens only once.")))
+            else:
+                s.exhausted = True
+                events.append(Event(kind="exhausted", text=(
+                    "No card is left to draw: the gods hold a last Visitation and the game ends.")))
+                break
+        cid = s.deck.pop()
+        s.hands[player].append(cid)
+        got.append(cid)
+    if got:
+        names = ", ".join(label(s, c) for c in got)
+        events.append(Event(kind="draw_private", text=f"You draw {names} ({why}).",
+                            data={"player": player, "cards": got}, visible_to=[player]))
+        events.append(Event(kind="draw", text=f"{who(player)} draws {len(got)} card(s) ({why}).",
+                            data={"player": player, "count": len(got)}))
+    return got
+
+
+def can_draw(s: GomState) -> bool:
+    return bool(s.deck) or (not s.reshuffled and bool(s.discard))
+
+
+def placement_targets(s: GomState, player: str, cid: str, new_realm: bool = True,
+                      skip_realm: int | None = None, skip_host: str | None = None) -> list[tuple[str, str]]:
+    """Where a card can go in `player`'s domain: (key, label) pairs.
+
+    A Location may start a new realm (when `new_realm`) or join a realm; a Descriptor attaches
+    to a card (not a Descriptor); any other card joins a realm."""
+    name = label(s, cid)
+    suit = s.suit(cid)
+    out: list[tuple[str, str]] = []
+    if suit == Suit.DESCRIPTOR:
+        for r, host in s.hosts(player):
+            if host != skip_host:
+                out.append((f"on:{host}", f"Attach {name} to {label(s, host)}, realm {r + 1}"))
+        return out
+    if suit == Suit.LOCATION and new_realm:
+        out.append(("to:new", f"Start a new realm with {name}"))
+    for r, _realm in enumerate(s.domains[player]):
+        if r != skip_realm:
+            out.append((f"to:r{r}", f"Add {name} to realm {r + 1}"))
+    return out
+
+
+def place(s: GomState, player: str, cid: str, where: str) -> int:
+    """Put a card (not in play any more) at `where` ('to:new', 'to:rN', 'on:<host>'); returns the realm index."""
+    if where == "to:new":
+        s.domains[player].append(Realm(cards=[Placed(card=cid)]))
+        return len(s.domains[player]) - 1
+    if where.startswith("to:r"):
+        r = int(where[4:])
+        s.domains[player][r].cards.append(Placed(card=cid))
+        return r
+    host = where[3:]
+    owner, r, i, _ = s.locate(host)
+    s.domains[owner][r].cards[i].descriptors.append(cid)
+    return r
+
+
+def play_from_hand(s: GomState, player: str, cid: str, where: str) -> int:
+    s.hands[player].remove(cid)
+    return place(s, player, cid, where)
+
+
+def lift(s: GomState, cid: str) -> tuple[str, int, Placed | None]:
+    """Take a card out of play (a host keeps its Descriptors in the returned Placed);
+    returns (owner, realm index, placed or None for a lone Descriptor). Empty realms stay."""
+    owner, r, i, d = s.locate(cid)
+    realm = s.domains[owner][r]
+    if d is not None:
+        realm.cards[i].descriptors.pop(d)
+        return owner, r, None
+    return owner, r, realm.cards.pop(i)
+
+
+def purge(s: GomState, owner: str) -> None:
+    """Remove realms left without any card."""
+    s.domains[owner] = [r for r in s.domains[owner] if r.cards]
+
+
+def target_actions(s: GomState, prefix: str, cards: list[tuple[str, int, str]], group: str) -> list[Action]:
+    """Select-menu actions naming cards in play (public information)."""
+    return [Action(key=f"{prefix}:{cid}", label=f"{label(s, cid)} · {who(owner)} realm {r + 1}",
+                   group=group) for owner, r, cid in cards]

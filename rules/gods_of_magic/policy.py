@@ -1,0 +1,304 @@
+"""The automatic player: completes realms, scores, and strikes at the leader.
+
+It looks one move ahead with a light copy of the realms (tuples, not models), so
+that a whole simulated game stays fast.
+"""
+
+from __future__ import annotations
+
+from rules.core import Action, Rng
+from rules.gods_of_magic.content import Suit
+from rules.gods_of_magic.scoring import COMPLETE_BONUS, domain_value, target
+from rules.gods_of_magic.state import GomState
+
+Light = list[tuple[str, tuple[str, ...]]]
+"""A realm as (card, descriptors) pairs."""
+
+
+def _light(s: GomState, owner: str) -> list[Light]:
+    return [[(p.card, tuple(p.descriptors)) for p in r.cards] for r in s.domains[owner]]
+
+
+def _value(s: GomState, realm: Light, progress: bool = False) -> float:
+    """A realm's Visitation value; with `progress`, a little extra per suit towards completion."""
+    if not any(s.cards[c].suit == Suit.LOCATION for c, _ in realm):
+        return 0
+    total, suits = 0, set()
+    for c, ds in realm:
+        total += s.cards[c].vp
+        suits.add(s.cards[c].suit)
+        for d in ds:
+            total += s.cards[d].vp
+            suits.add(Suit.DESCRIPTOR)
+    if len(suits) == len(Suit):
+        total += COMPLETE_BONUS
+    elif progress:
+        total += 2 * len(suits)
+    return total
+
+
+def _gain_place(s: GomState, player: str, cid: str, where: str) -> float:
+    """How much `player`'s domain gains (with progress) when `cid` goes to `where`."""
+    realms = _light(s, player)
+    if where == "to:new":
+        return _value(s, [(cid, ())], True) - 1  # a new realm is worth a little less than filling one
+    if where.startswith("to:r"):
+        r = int(where[4:])
+        before = _value(s, realms[r], True)
+        return _value(s, [*realms[r], (cid, ())], True) - before
+    host = where[3:]
+    for realm in realms:
+        for i, (c, ds) in enumerate(realm):
+            if c == host:
+                after = list(realm)
+                after[i] = (c, (*ds, cid))
+                return _value(s, after, True) - _value(s, realm, True)
+    return 0
+
+
+def _gain_remove(s: GomState, owner: str, cid: str) -> float:
+    """How much `owner`'s domain loses when `cid` (and its Descriptors) leaves play."""
+    for realm in _light(s, owner):
+        for i, (c, ds) in enumerate(realm):
+            if c == cid:
+                after = realm[:i] + realm[i + 1:]
+            elif cid in ds:
+                after = list(realm)
+                after[i] = (c, tuple(d for d in ds if d != cid))
+            else:
+                continue
+            return _value(s, realm) - _value(s, after)
+    return 0
+
+
+def _weight(s: GomState, owner: str, player: str) -> float:
+    """How much hurting `owner` is worth to `player`: the leader counts most."""
+    if owner == player:
+        return -1.0
+    top = max(max(s.scores.values()), 1)
+    return 0.5 + s.scores[owner] / top
+
+
+def _best(legal: list[Action], score) -> Action | None:
+    best, best_v = None, None
+    for a in legal:
+        v = score(a)
+        if v is not None and (best_v is None or v > best_v):
+            best, best_v = a, v
+    return best
+
+
+def _place_score(s: GomState, player: str, a: Action, cid: str) -> float | None:
+    if a.key.startswith(("to:", "on:")):
+        return _gain_place(s, player, cid, a.key)
+    return None
+
+
+def _best_play(s: GomState, player: str, cards: list[str]) -> tuple[str | None, float]:
+    """The hand card whose best placement gains most."""
+    from rules.gods_of_magic.moves import placement_targets
+
+    best, best_v = None, -1e9
+    for cid in cards:
+        for key, _ in placement_targets(s, player, cid):
+            v = _gain_place(s, player, cid, key)
+            if v > best_v:
+                best, best_v = cid, v
+    return best, best_v
+
+
+def choose(game, s: GomState, player: str, rng: Rng) -> Action:
+    legal = game.legal_actions(s, player)
+    by_key = {a.key: a for a in legal}
+    pick = _choose(s, player, legal, by_key)
+    return pick if pick is not None else legal[0]
+
+
+def _choose(s: GomState, player: str, legal: list[Action], by_key: dict[str, Action]) -> Action | None:
+    if len(legal) == 1:
+        return legal[0]
+    if "obj:no" in by_key:
+        return by_key["obj:no"]
+    if "roll" in by_key:
+        return by_key["roll"]
+    if "draw:yes" in by_key:
+        return by_key["draw:yes"]
+    if s.phase == "setup":
+        return _setup(s, player, legal, by_key)
+    if s.phase == "discard":
+        return _best(legal, lambda a: -s.cards[a.key[5:]].vp if a.key.startswith("disc:") else None)
+    step = s.step if s.phase == "magic" else "play"
+    if s.pending and step in ("play", "creation", "alter", "evoke"):
+        cid = s.pending[0]
+        return _best(legal, lambda a: _place_score(s, player, a, cid))
+    if step in ("play", "creation"):
+        cards = [a.key[5:] for a in legal if a.key.startswith("play:")]
+        cid, v = _best_play(s, player, cards)
+        if step == "creation" and "fin" in by_key and v <= 0:
+            return by_key["fin"]
+        return by_key.get(f"play:{cid}")
+    if step == "alter":
+        best, best_v = None, 0.0
+        for a in legal:
+            if a.key.startswith("play:"):
+                d = a.key[5:]
+                for _r, host in s.hosts(player):
+                    v = s.cards[d].vp + s.cards[host].vp + _gain_place(s, player, d, f"on:{host}")
+                    if v > best_v:
+                        best, best_v = a, v
+        return best or by_key.get("skip")
+    if step == "imagine":
+        return by_key[f"magic:{_imagine(s, player)}"]
+    if step == "destroy":
+        return _best(legal, lambda a: _hurt(s, player, a.key[5:]) if a.key.startswith("kill:") else None)
+    if step == "transform":
+        return _transform(s, player, legal)
+    if step == "move":
+        return _move(s, player, legal)
+    if step == "recombine":
+        return _recombine(s, player, legal, by_key)
+    return None
+
+
+def _setup(s: GomState, player: str, legal: list[Action], by_key: dict[str, Action]) -> Action | None:
+    def score(a: Action) -> float | None:
+        if not a.key.startswith("set:"):
+            return None
+        _, cid, where = a.key.split(":", 2)
+        key = "to:new" if where == "new" else ("to:" + where if where.startswith("r") else "on:" + where[3:])
+        v = _gain_place(s, player, cid, key)
+        if key == "to:new" and s.domains[player]:
+            v -= 6  # one strong realm first
+        return v
+
+    best = _best(legal, score)
+    if best is None or (score(best) or 0) <= 0:
+        return by_key.get("done")
+    return best
+
+
+def _hurt(s: GomState, player: str, cid: str) -> float:
+    owner = s.locate(cid)[0]
+    return _gain_remove(s, owner, cid) * _weight(s, owner, player)
+
+
+def _imagine(s: GomState, player: str) -> int:
+    mine = domain_value(s, player)
+    others = [domain_value(s, p) for p in s.players if p != player]
+    if s.scores[player] + mine >= target(s) or mine >= max(others):
+        return 9
+    worst = max((_hurt(s, player, cid) for _o, _r, cid in s.in_play()), default=0)
+    if worst >= 10:
+        return 3
+    return 1
+
+
+def _transform(s: GomState, player: str, legal: list[Action]) -> Action | None:
+    if s.pending:
+        old = s.pending[0]
+        owner = s.locate(old)[0]
+        sign = 1 if owner == player else -1
+        return _best(legal, lambda a: sign * s.cards[a.key[3:]].vp if a.key.startswith("tr:") else None)
+
+    def score(a: Action) -> float | None:
+        if not a.key.startswith("tf:"):
+            return None
+        old = a.key[3:]
+        owner = s.locate(old)[0]
+        same = [s.cards[c].vp for c in s.hands[player] if s.suit(c) == s.suit(old)]
+        if owner == player:
+            return max(same) - s.cards[old].vp
+        return (s.cards[old].vp - min(same)) * _weight(s, owner, player)
+
+    return _best(legal, score)
+
+
+def _move(s: GomState, player: str, legal: list[Action]) -> Action | None:
+    if s.pending:
+        cid = s.pending[0]
+        owner = s.locate(cid)[0]
+        loss = _gain_remove(s, owner, cid) * _weight(s, owner, player)
+
+        def score(a: Action) -> float | None:
+            if a.key.startswith("dest:"):
+                seat, r = (int(x) for x in a.key[5:].split("."))
+                dest = s.players[seat]
+                gain = _gain_place(s, dest, cid, f"to:r{r}") if dest == player else -1
+                return loss + gain
+            if a.key.startswith("host:"):
+                dest = s.locate(a.key[5:])[0]
+                gain = _gain_place(s, dest, cid, "on:" + a.key[5:]) if dest == player else -1
+                return loss + gain
+            return None
+
+        return _best(legal, score)
+
+    def pick(a: Action) -> float | None:
+        if not a.key.startswith("mv:"):
+            return None
+        cid = a.key[3:]
+        owner = s.locate(cid)[0]
+        if owner == player:
+            return -_gain_remove(s, owner, cid)
+        return _gain_remove(s, owner, cid) * _weight(s, owner, player) + s.cards[cid].vp
+
+    return _best(legal, pick)
+
+
+def _recombine(s: GomState, player: str, legal: list[Action], by_key: dict[str, Action]) -> Action | None:
+    surplus = len(s.hands[player]) - s.recombine_hand
+    if s.pending:
+        cid = s.pending[0]
+        if surplus < 0 and "rc:hand" in by_key:
+            return by_key["rc:hand"]
+        in_play = s.locate(cid) is not None
+        best = _best(legal, lambda a: _gain_place(s, player, cid, a.key[3:])
+                     if a.key.startswith("rc:to:") or a.key.startswith("rc:on:") else None)
+        if best is not None and (not in_play or _move_gain(s, player, cid, best.key[3:]) > 0):
+            return best
+        return by_key.get("rc:hand") if surplus < 0 else by_key.get("back")
+    if surplus > 0:
+        return next((a for a in legal if a.key.startswith("rc:put:")), None)
+    if surplus < 0:
+        return _best(legal, lambda a: -_gain_remove(s, player, a.key[8:]) if a.key.startswith("rc:pick:") else None)
+    # one improving move between own realms at a time, then finish
+    best, best_v = None, 0.0
+    if s.recombine_moves < 6:
+        for a in legal:
+            if a.key.startswith("rc:pick:"):
+                cid = a.key[8:]
+                r = s.locate(cid)[1]
+                spots = [f"to:r{x}" for x in range(len(s.domains[player])) if x != r] \
+                    if s.suit(cid) != Suit.DESCRIPTOR else [f"on:{h}" for _x, h in s.hosts(player)]
+                for where in spots:
+                    v = _move_gain(s, player, cid, where)
+                    if v > best_v:
+                        best, best_v = a, v
+    return best or by_key.get("rc:done")
+
+
+def _move_gain(s: GomState, player: str, cid: str, where: str) -> float:
+    """Exact change of the domain's value when an own card moves within it."""
+    before = sum(_value(s, r) for r in _light(s, player))
+    realms = _light(s, player)
+    moving: tuple[str, tuple[str, ...]] | None = None
+    for realm in realms:
+        for i, (c, ds) in enumerate(realm):
+            if c == cid:
+                moving = realm.pop(i)
+                break
+            if cid in ds:
+                realm[i] = (c, tuple(d for d in ds if d != cid))
+                moving = (cid, ())
+                break
+        if moving:
+            break
+    if where.startswith("to:r"):
+        realms[int(where[4:])].append(moving)
+    else:
+        host = where[3:]
+        for realm in realms:
+            for i, (c, ds) in enumerate(realm):
+                if c == host:
+                    realm[i] = (c, (*ds, cid))
+    return sum(_value(s, r) for r in realms) - before

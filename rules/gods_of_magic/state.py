@@ -1,0 +1,158 @@
+"""The state of a game of Gods of Magic, and small queries over it.
+
+Hidden parts (the deck order, the hands, a saved snapshot) and public parts
+(domains, scores, counts) are separate fields, so a view is built mechanically.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from rules.core import Rng
+from rules.gods_of_magic.content import CardDef, Suit
+
+HAND_LIMIT = 10
+DEAL = 10
+SETUP_CARDS = 3
+RECOMBINE_FREE_MOVES = 12
+"""Moves allowed in one Recombination before only moves that restore the hand size remain."""
+
+MAGIC_NAMES = {
+    1: "Creation", 2: "Transformation", 3: "Destruction", 4: "Inspiration", 5: "Transmigration",
+    6: "Alteration", 7: "Recombination", 8: "Evocation", 9: "Visitation", 10: "Imagination",
+}
+MAGIC_TEXT = {
+    1: "Play one or two more cards to your realms (a new realm starts with a Location).",
+    2: "Discard any card in play and put a card of the same suit from your hand in its place.",
+    3: "Discard any card in play; its owner may draw a card.",
+    4: "Draw 2 cards (5 when your hand holds 2 or fewer).",
+    5: "Move any card in play to another realm, in any domain.",
+    6: "You may play a Descriptor and score it and the card it describes at once.",
+    7: "You may rearrange your realms and hand (no new realm, same hand size at the end).",
+    8: "Draw a card and play it at once.",
+    9: "Draw a card, then every god scores their domain; then the win check.",
+    10: "Choose any other result of the table.",
+}
+
+
+class Placed(BaseModel):
+    """A card in a realm, with the Descriptors attached under it."""
+
+    card: str
+    descriptors: list[str] = Field(default_factory=list)
+
+
+class Realm(BaseModel):
+    cards: list[Placed] = Field(default_factory=list)
+
+
+class Objection(BaseModel):
+    """Strict storytelling: the window in which the others may object to a move."""
+
+    mover: str
+    text: str
+    snapshot: str
+    """The state (JSON) just before the move: restored when most object."""
+    context: str
+    """Where the move was chosen, with its key: forbidden after an upheld objection."""
+    resume: str
+    """What the game does next when the move stands (see Game._resume)."""
+    voters: list[str]
+    objections: list[str] = Field(default_factory=list)
+    stands: list[str] = Field(default_factory=list)
+
+
+class DiceInfo(BaseModel):
+    player: str
+    face: int
+    result: int
+    """The Magic Table result being resolved (differs from face after Imagination)."""
+
+
+class GomState(BaseModel):
+    players: list[str]
+    options: dict[str, str]
+    cards: dict[str, CardDef]
+    """Every card of this game's deck, by id (the deck actually used, a pack's changes applied)."""
+    rng: Rng
+    deck: list[str]
+    discard: list[str] = Field(default_factory=list)
+    hands: dict[str, list[str]]
+    domains: dict[str, list[Realm]]
+    scores: dict[str, int]
+    phase: str = "setup"
+    """setup, discard, play, roll, magic, owner_draw, over."""
+    step: str = ""
+    """Within the magic phase: which result is being resolved and where."""
+    current: int = 0
+    """Seat index of the player whose turn it is."""
+    turn: int = 0
+    setup_done: list[str] = Field(default_factory=list)
+    setup_played: dict[str, int] = Field(default_factory=dict)
+    pending: list[str] = Field(default_factory=list)
+    """Card ids chosen so far in a multi-step move (a hand card, a target in play)."""
+    plays_left: int = 0
+    recombine_hand: int = 0
+    """Hand size when the Recombination began (it must end the same)."""
+    recombine_moves: int = 0
+    recombine_snapshot: str | None = None
+    owner_draw: str | None = None
+    """After a Destruction: the owner who may draw a card."""
+    owner_resume: str = ""
+    dice: DiceInfo | None = None
+    objection: Objection | None = None
+    forbidden: list[str] = Field(default_factory=list)
+    """Moves an upheld objection has ruled out, as 'context|key'."""
+    reshuffled: bool = False
+    """The discard pile has been shuffled into a new deck (allowed once)."""
+    exhausted: bool = False
+    """A card had to be drawn and none was left: the game ends with a final scoring."""
+    winners: list[str] | None = None
+    end_reason: str = ""
+
+    # --- queries ----------------------------------------------------------
+    def card(self, cid: str) -> CardDef:
+        return self.cards[cid]
+
+    def suit(self, cid: str) -> Suit:
+        return self.cards[cid].suit
+
+    @property
+    def player(self) -> str:
+        return self.players[self.current]
+
+    def locate(self, cid: str) -> tuple[str, int, int, int | None] | None:
+        """Where a card in play is: (owner, realm index, placed index, descriptor index or None)."""
+        for owner, realms in self.domains.items():
+            for r, realm in enumerate(realms):
+                for i, placed in enumerate(realm.cards):
+                    if placed.card == cid:
+                        return owner, r, i, None
+                    if cid in placed.descriptors:
+                        return owner, r, i, placed.descriptors.index(cid)
+        return None
+
+    def in_play(self) -> list[tuple[str, int, str]]:
+        """Every card in play as (owner, realm index, card id), hosts then their descriptors."""
+        out = []
+        for owner in self.players:
+            for r, realm in enumerate(self.domains[owner]):
+                for placed in realm.cards:
+                    out.append((owner, r, placed.card))
+                    out.extend((owner, r, d) for d in placed.descriptors)
+        return out
+
+    def hosts(self, owner: str) -> list[tuple[int, str]]:
+        """Cards of a domain a Descriptor can be attached to, as (realm index, card id)."""
+        return [(r, p.card) for r, realm in enumerate(self.domains[owner]) for p in realm.cards]
+
+    def count_cards(self) -> int:
+        n = len(self.deck) + len(self.discard) + sum(len(h) for h in self.hands.values())
+        for realms in self.domains.values():
+            for realm in realms:
+                n += sum(1 + len(p.descriptors) for p in realm.cards)
+        return n
+
+
+def realm_cards(realm: Realm) -> list[str]:
+    return [c for p in realm.cards for c in (p.card, *p.descriptors)]
