@@ -404,6 +404,24 @@ class SessionService:
                 data={"player": seat.player_id})])
             return await self._commit(change)
 
+    async def take_back_seat(self, session_id: int, user_id: int) -> ActResult:
+        """A person takes their seat back from the automatic player (after `leave_game` or a
+        hand-over by the host)."""
+        async with self._locked(session_id):
+            session = await self.get(session_id)
+            self._require_active(session)
+            seat = session.seat_of_user(user_id)
+            if seat is None:
+                raise NotSeated()
+            if not seat.auto:
+                raise ServiceError("You are already playing this seat.")
+            change = _Change(session, self.clock())
+            seat.auto = False
+            change.record(seat.player_id, "back", [Event(
+                kind="seat_back", text=f"{who(seat.player_id)} takes their seat back.",
+                data={"player": seat.player_id})])
+            return await self._commit(change)
+
     async def end(self, session_id: int, by_user_id: int, *, can_manage: bool = False) -> Session:
         """Host or manager: a lobby or active game -> abandoned."""
         async with self._locked(session_id):

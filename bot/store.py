@@ -163,8 +163,11 @@ class Store:
 
     def __init__(self, conn: aiosqlite.Connection, path: Path):
         self._conn = conn
+        """The writer. Its transactions must not interleave between coroutines: `_lock`."""
+        self._reader: aiosqlite.Connection | None = None
+        """Reads go through a second connection (WAL lets it read while the writer writes),
+        so they never wait for a write and only ever see committed data."""
         self.path = path
-        # One connection: its transactions must not interleave between coroutines.
         self._lock = asyncio.Lock()
 
     # --- opening -------------------------------------------------------------
@@ -193,6 +196,12 @@ class Store:
         except StoreError:
             await conn.close()
             raise
+        try:
+            store._reader = await aiosqlite.connect(str(path), isolation_level=None)
+            await store._reader.execute("PRAGMA busy_timeout = 5000")
+        except (sqlite3.Error, OSError) as exc:
+            await store.close()
+            raise StoreError(f"Cannot open the database `{path}` for reading: {exc}.") from exc
         return store
 
     async def _prepare(self, migrations: Sequence[Sequence[str]]) -> None:
@@ -225,13 +234,16 @@ class Store:
 
     async def close(self) -> None:
         async with self._lock:
+            if self._reader is not None:
+                await self._reader.close()
+                self._reader = None
             await self._conn.close()
 
     # --- helpers ---------------------------------------------------------------
     async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        async with self._lock:
-            cursor = await self._conn.execute(sql, params)
-            return list(await cursor.fetchall())
+        if self._reader is None:
+            raise StoreError("The database is closed.")
+        return list(await self._reader.execute_fetchall(sql, params))
 
     async def _write(self, sql: str, params: Sequence[Any] = ()) -> int:
         """One statement in its own transaction; returns the rows changed."""
@@ -256,7 +268,7 @@ class Store:
         already has a lobby or active game."""
         try:
             async with self._transaction() as conn:
-                cursor = await conn.execute(
+                rows = await conn.execute_fetchall(
                     "INSERT INTO sessions (guild_id, channel_id, game_id, status, host_id, options, "
                     "state, version, created_at, updated_at, deadline, remind_at, reminded) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
@@ -265,10 +277,7 @@ class Store:
                      session.version, session.created_at, session.updated_at, session.deadline,
                      session.remind_at, int(session.reminded)),
                 )
-                row = await cursor.fetchone()
-                await cursor.close()
-                assert row is not None
-                sid = int(row[0])
+                sid = int(next(iter(rows))[0])
                 await self._insert_seats(conn, sid, session.seats)
         except sqlite3.IntegrityError as exc:
             if "sessions" in str(exc) or "UNIQUE" in str(exc):
@@ -319,9 +328,7 @@ class Store:
                  session.version, session.updated_at, session.deadline, session.remind_at,
                  int(session.reminded), session.id, expected_version),
             )
-            changed = cursor.rowcount
-            await cursor.close()
-            if changed != 1:
+            if cursor.rowcount != 1:
                 return False  # the transaction commits nothing
             if seats:
                 await conn.execute("DELETE FROM seats WHERE session_id = ?", (session.id,))

@@ -320,6 +320,11 @@ async def test_hand_to_auto_and_leave_game(service):
     assert res.session.seat(str(ANN)).auto and to_act(res.session)[0] == str(BOB)
     with pytest.raises(ServiceError, match="automatic player has your seat"):
         await service.act(s.id, ANN, "play:0", version=None)
+    back = await service.take_back_seat(s.id, ANN)
+    assert back.events[0].kind == "seat_back" and not back.session.seat(str(ANN)).auto
+    with pytest.raises(ServiceError, match="already playing"):
+        await service.take_back_seat(s.id, ANN)
+    await service.hand_to_auto(s.id, str(ANN), ANN)
     res = await service.leave_game(s.id, BOB)
     assert res.events[0].kind == "left" and res.session.status == "active"
     assert to_act(res.session)[0] == str(CID)
