@@ -18,6 +18,7 @@ from bot.sessions import (
 )
 from bot.store import Store
 from rules.core.game import IllegalAction, Result
+from rules.core.rng import Rng
 from tests.support.highcard import HighCard
 
 ANN, BOB, CID, EVE = 10, 11, 12, 13
@@ -442,3 +443,34 @@ async def test_stats_count_people_with_tags(service):
     with_bots = await service.stats(GUILD, include_bots=True)
     assert any(r.user_id is None and r.name == "Bot 1" for r in with_bots)
     assert await service.stats(GUILD + 1) == []
+
+
+# --- the real games -------------------------------------------------------------------
+REAL_GAMES = sorted(g for g in rules._MODULES if g in rules.GAMES)
+
+
+@pytest.mark.parametrize("game_id", REAL_GAMES)
+async def test_real_games_run_through_the_service(service, game_id):
+    """A person (choosing like the automatic player) against automatic seats, through the store."""
+    game = rules.GAMES[game_id]
+    s = await lobby(service, game_id=game_id, players=(), bots=max(game.min_players, 2) - 1
+                    if game.max_players > 1 else 0)
+    res = await service.start(s.id, ANN)
+    me = str(ANN)
+    for step in range(30):
+        session = res.session
+        if session.status != "active":
+            break
+        state = session.state()
+        assert me in game.to_act(state), "the automatic seats stopped before the person's turn"
+        action = game.auto_action(state, me, Rng(seed=1000 + step))
+        res = await service.act(s.id, ANN, action.key, version=session.version,
+                                text="hello" if action.text_prompt else None)
+        stored = await service.get(s.id)
+        assert stored.version == res.session.version
+        assert stored.state_json == res.session.state_json
+        assert [e.version for e in await service.recent_log(s.id, 1)] == [stored.version]
+    if res.session.status == "active":
+        assert (await service.end(s.id, ANN)).status == "abandoned"
+    else:
+        assert res.session.status == "finished" and res.result is not None
