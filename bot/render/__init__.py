@@ -9,7 +9,9 @@ from bot.render.panel import Panel, PanelField, to_text
 from rules import GAMES
 
 # game id -> module exposing RENDERER (a GameRenderer subclass).
-_MODULES: dict[str, str] = {}
+_MODULES: dict[str, str] = {
+    "gods-of-magic": "bot.render.gods_of_magic",
+}
 
 
 def get_renderer(game_id: str) -> GameRenderer:
