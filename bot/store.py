@@ -248,12 +248,19 @@ class Store:
     async def _write(self, sql: str, params: Sequence[Any] = ()) -> int:
         """One statement in its own transaction; returns the rows changed."""
         async with self._lock:
+            await self._settle()
             cursor = await self._conn.execute(sql, params)
             return cursor.rowcount
+
+    async def _settle(self) -> None:
+        """Roll back a transaction left open by a task cancelled at the wrong moment."""
+        if self._conn.in_transaction:
+            await self._conn.execute("ROLLBACK")
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         async with self._lock:
+            await self._settle()
             await self._conn.execute("BEGIN")
             try:
                 yield self._conn

@@ -138,3 +138,18 @@ async def test_messages_flags_and_log(tmp_path):
     assert (await store.load(sid)).seats[0].dm_blocked  # saving keeps the flag
     assert [e.action_key for e in await store.recent_log(sid, 1)] == ["a"]
     await store.close()
+
+
+async def test_a_transaction_left_open_by_a_cancelled_task_is_rolled_back(tmp_path):
+    store = await Store.open(tmp_path / "p.db")
+    sid = await store.insert_session(lobby())
+    await store._conn.execute("BEGIN")  # as if cancelled between BEGIN and COMMIT
+    await store._conn.execute("UPDATE sessions SET host_id = 99 WHERE id = ?", (sid,))
+    session = await store.load(sid)
+    assert session.host_id == 10  # readers never see uncommitted data
+    session.version = 2
+    assert await store.save(session, 1)
+    await store.close()
+    store = await Store.open(tmp_path / "p.db")
+    assert (await store.load(sid)).host_id == 10
+    await store.close()
