@@ -174,6 +174,16 @@ async def test_bad_lobby_input_gives_clear_messages_and_writes_nothing(service, 
     assert await service.recent_log(s.id) == []
 
 
+async def test_two_lobbies_opened_at_once_in_one_channel(service):
+    outcomes = await asyncio.gather(
+        *(service.open_lobby(guild_id=GUILD, channel_id=CHANNEL, game_id="test-high-card",
+                             host_id=uid, host_name="x") for uid in (ANN, BOB)),
+        return_exceptions=True)
+    errors = [o for o in outcomes if isinstance(o, ServiceError)]
+    assert len(errors) == 1 and "already open here" in errors[0].message
+    assert (await service.active_in_channel(CHANNEL)).host_id in (ANN, BOB)
+
+
 async def test_too_few_or_too_many_players(service, store):
     s = await lobby(service, game_id="test-pair-card", players=())
     with pytest.raises(ServiceError, match="needs at least 2"):
