@@ -9,6 +9,7 @@ from rules.core.game import Game, IllegalAction
 # game id -> module exposing GAME. Adding a game is adding a line here.
 _MODULES: dict[str, str] = {
     "gods-of-magic": "rules.gods_of_magic",
+    "deathly-thrones": "rules.deathly_thrones",
     "terra-sancta": "rules.terra_sancta",
 }
 
