@@ -98,7 +98,6 @@ class GomState(BaseModel):
     recombine_snapshot: str | None = None
     owner_draw: str | None = None
     """After a Destruction: the owner who may draw a card."""
-    owner_resume: str = ""
     dice: DiceInfo | None = None
     objection: Objection | None = None
     forbidden: list[str] = Field(default_factory=list)
