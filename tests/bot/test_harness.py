@@ -84,6 +84,49 @@ class Boom(discord.ui.DynamicItem[discord.ui.Button], template=r"demo:boom"):
         raise RuntimeError("the handler broke")
 
 
+class Reason(discord.ui.DynamicItem[discord.ui.Button], template=r"demo:reason"):
+    """Opens a modal; its submission edits the message the button is on (type 7)."""
+
+    def __init__(self) -> None:
+        super().__init__(discord.ui.Button(label="Give a reason", custom_id="demo:reason"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls()
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        modal = discord.ui.Modal(title="Why", custom_id="demo:why")
+        modal.add_item(discord.ui.TextInput(label="Reason", custom_id="demo:reason-text"))
+
+        async def on_submit(submitted: discord.Interaction) -> None:
+            text = modal.children[0].value
+            await submitted.response.edit_message(content=f"because {text}", view=None)
+
+        modal.on_submit = on_submit
+        await interaction.response.send_modal(modal)
+
+
+class Tally(discord.ui.DynamicItem[discord.ui.Button], template=r"demo:tally"):
+    """Two clicks at once: the lock lets exactly one of them win."""
+
+    def __init__(self) -> None:
+        super().__init__(discord.ui.Button(label="Claim", custom_id="demo:tally"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls()
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = interaction.client
+        async with bot.lock:
+            await asyncio.sleep(0)  # both clicks are in flight here
+            if bot.claimed is None:
+                bot.claimed = interaction.user.id
+                await interaction.response.edit_message(content=f"claimed by {bot.claimed}", view=None)
+            else:
+                await interaction.response.send_message("too late", ephemeral=True)
+
+
 class Pick(discord.ui.View):
     def __init__(self) -> None:
         super().__init__(timeout=300)
@@ -152,6 +195,20 @@ class Demo(commands.GroupCog, group_name="demo"):
             self.bot.seen.append(("edit failed", exc.status, exc.code))
             await interaction.followup.send("the edit failed", ephemeral=True)
 
+    @app_commands.command(name="card", description="Defers, then shows an image")
+    async def card(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        embed = discord.Embed(title="Your card").set_image(url="attachment://card.png")
+        await interaction.edit_original_response(
+            embed=embed, attachments=[discord.File(io.BytesIO(PNG), "card.png")])
+
+    @app_commands.command(name="vote", description="A button that opens a modal")
+    async def vote(self, interaction: discord.Interaction) -> None:
+        view = discord.ui.View(timeout=None)
+        view.add_item(Reason())
+        await interaction.response.send_message("why?", view=view,
+                                                file=discord.File(io.BytesIO(PNG), "board.png"))
+
     @app_commands.command(name="game", description="Autocompleted option")
     async def game(self, interaction: discord.Interaction, name: str) -> None:
         await interaction.response.send_message(f"game {name}")
@@ -186,11 +243,13 @@ def make_bot() -> commands.Bot:
     class DemoBot(commands.Bot):
         async def setup_hook(self) -> None:
             await self.add_cog(Demo(self))
-            self.add_dynamic_items(Counter, Later, Boom)
+            self.add_dynamic_items(Counter, Later, Boom, Reason, Tally)
             self.tree.add_command(admin)
 
     bot = DemoBot(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
     bot.seen = []
+    bot.lock = asyncio.Lock()
+    bot.claimed = None
     return bot
 
 
@@ -386,3 +445,50 @@ async def test_one_interaction_costs_about_a_millisecond(h: DiscordHarness) -> N
     per_click = (time.perf_counter() - start) / n
     print(f"\nslash {per_slash * 1000:.2f} ms, click {per_click * 1000:.2f} ms")
     assert isinstance(reply, Reply) and isinstance(reply.message, FakeMessage)
+
+
+async def test_deferred_then_edited_with_an_image(h: DiscordHarness) -> None:
+    reply = await h.slash("demo card", user=1001)
+    assert reply.type == 5 and not reply.ephemeral
+    msg = reply.message
+    assert msg.embeds[0]["image"]["url"] == "attachment://card.png"
+    assert msg.attachments == {"card.png": PNG} and not msg.loading
+    edit = reply.calls[-1]
+    assert edit.method == "PATCH" and edit.path.endswith("/@original") and edit.files == [("card.png", PNG)]
+
+
+async def test_modal_from_a_button_edits_that_message(h: DiscordHarness) -> None:
+    reply = await h.slash("demo vote", user=1001)
+    assert reply.message.attachments == {"board.png": PNG}  # a file in the callback itself
+    opened = await h.click(reply.message, h.find_button(reply, "reason"), user=1002)
+    assert opened.type == 9
+    done = await h.submit_modal(opened, {"demo:reason-text": "it is fun"}, user=1002)
+    assert done.type == 7 and done.message is reply.message
+    assert reply.message.content == "because it is fun" and reply.message.components == []
+
+
+async def test_two_clicks_at_once_in_a_thread() -> None:
+    bot = make_bot()
+    async with DiscordHarness(bot, thread_ids=(3000,)) as h:
+        channel = h.bot.get_channel(3000)
+        view = discord.ui.View(timeout=None)
+        view.add_item(Tally())
+        sent = await channel.send("first to claim", view=view)
+        message = h.last_in(3000)
+        assert message.id == sent.id and isinstance(channel, discord.Thread)
+        first, second = await asyncio.gather(h.click(message, "demo:tally", user=1001),
+                                             h.click(message, "demo:tally", user=1002))
+        assert bot.claimed == 1001
+        assert (first.type, second.type) == (7, 4) and second.ephemeral
+        assert message.content == "claimed by 1001"
+        assert h.messages_in(3000) == [message]
+
+
+async def test_guarded_clicks(h: DiscordHarness) -> None:
+    reply = await h.slash("demo ping", user=1001, options={"word": "x"})
+    with pytest.raises(AssertionError, match="no button"):
+        await h.click(reply.message, "demo:count:7", user=1001)
+    with pytest.raises(AssertionError, match="no single button"):
+        h.find_button(reply.message, "Missing")
+    await h.bot.get_channel(2000).get_partial_message(reply.message.id).delete()
+    assert reply.message.deleted and h.messages_in(2000) == []

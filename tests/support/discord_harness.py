@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import copy
 import inspect
 import json
 import logging
 import re
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -63,6 +65,7 @@ class RestCall:
     via: str  # "http" (bot token) or "webhook" (interaction token)
     params: dict[str, Any] | None = None
     status: int = 200  # what the fake answered (an injected failure shows here)
+    at: float = field(default_factory=time.perf_counter)  # when the bot made it
 
     def __repr__(self) -> str:
         return f"<RestCall {self.method} {self.path} {self.status}>"
@@ -286,6 +289,41 @@ def _unpatch_webhooks() -> None:
         AsyncWebhookAdapter.request = _original_webhook_request  # type: ignore[method-assign]
 
 
+# --- which interaction caused which task ---------------------------------------------------
+# A task inherits the context of the code that creates it, so every task started while an
+# interaction is fed (and every task those start) lands in that interaction's set.
+
+_CAUSE: contextvars.ContextVar[set[asyncio.Task] | None] = contextvars.ContextVar(
+    "harness_cause", default=None)
+_factories: dict[asyncio.AbstractEventLoop, tuple[int, Any]] = {}
+
+
+def _install_task_factory(loop: asyncio.AbstractEventLoop) -> None:
+    users, previous = _factories.get(loop, (0, loop.get_task_factory()))
+    if users == 0:
+        def factory(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> asyncio.Task:
+            if previous is not None:
+                task = previous(loop, coro, **kwargs)
+            else:
+                task = asyncio.Task(coro, loop=loop, **kwargs)
+            caused = _CAUSE.get()
+            if caused is not None:
+                caused.add(task)
+            return task
+
+        loop.set_task_factory(factory)
+    _factories[loop] = (users + 1, previous)
+
+
+def _remove_task_factory(loop: asyncio.AbstractEventLoop) -> None:
+    users, previous = _factories.get(loop, (1, None))
+    if users <= 1:
+        _factories.pop(loop, None)
+        loop.set_task_factory(previous)
+    else:
+        _factories[loop] = (users - 1, previous)
+
+
 # --- the harness ---------------------------------------------------------------------------
 
 
@@ -316,6 +354,7 @@ class DiscordHarness:
         self.owner_id = owner_id
         self.require_answer = require_answer  # every interaction must get a callback
         self.validate = validate  # refuse (400, 50035) what breaks Discord's limits
+        self.task_deadline = TASK_DEADLINE
 
         self.calls: list[RestCall] = []
         self.gateway_sent: list[dict] = []  # frames the bot sent (presence ...)
@@ -372,6 +411,7 @@ class DiscordHarness:
         logging.getLogger("discord").addHandler(self._collector)
         logging.getLogger().addHandler(self._collector)
         _patch_webhooks()
+        _install_task_factory(asyncio.get_running_loop())
 
         bot = self.bot
         http = bot.http
@@ -419,7 +459,7 @@ class DiscordHarness:
         await self.feed("GUILD_CREATE", P.guild_create(
             self.guild_id, owner_id=self.owner_id, channels=channels, threads=threads, members=members))
         await asyncio.wait_for(bot.wait_until_ready(), timeout=5)
-        await self._wait_tasks(self._before_start, deadline=TASK_DEADLINE)
+        await self._wait_tasks(self._since(self._before_start), deadline=self.task_deadline)
         self._baseline = set(asyncio.all_tasks())
         self._raise_errors()
 
@@ -430,12 +470,11 @@ class DiscordHarness:
         self._closed = True
         try:
             with contextlib.suppress(HarnessError):
-                await self._wait_tasks(self._baseline, deadline=TASK_DEADLINE)
+                await self._wait_tasks(self._since(self._baseline), deadline=self.task_deadline)
             await self.bot.close()
-            await self._wait_tasks(self._before_start, deadline=TASK_DEADLINE, check=False)
-            current = asyncio.current_task()
-            for task in asyncio.all_tasks() - self._before_start:  # view timeout sleepers ...
-                if task is not current and task not in self._drivers and not task.done():
+            await self._wait_tasks(self._since(self._before_start), deadline=self.task_deadline, check=False)
+            for task in self._since(self._before_start)():  # view timeouts, the bot's sleepers
+                if not task.done() and (_is_sleeper(task) or any(p(task) for p in self._ignored_tasks)):
                     task.cancel()
         finally:
             try:
@@ -443,6 +482,7 @@ class DiscordHarness:
             except AttributeError:
                 pass
             _unpatch_webhooks()
+            _remove_task_factory(asyncio.get_running_loop())
             logging.getLogger("discord").removeHandler(self._collector)
             logging.getLogger().removeHandler(self._collector)
         if raise_errors:
@@ -495,39 +535,42 @@ class DiscordHarness:
 
     async def settle(self) -> None:
         """Wait for every task the bot started (edits after a defer ...); raise on errors."""
-        await self._wait_tasks(self._baseline, deadline=TASK_DEADLINE)
+        await self._wait_tasks(self._since(self._baseline), deadline=self.task_deadline)
         self._raise_errors()
 
-    def _pending(self, before: set[asyncio.Task]) -> list[asyncio.Task]:
-        current = asyncio.current_task()
-        pending = []
-        for task in asyncio.all_tasks():
-            if task in before or task is current or task in self._drivers or task.done():
-                continue
-            if _is_sleeper(task) or any(p(task) for p in self._ignored_tasks):
-                continue
-            pending.append(task)
-        return pending
+    def _since(self, before: set[asyncio.Task]) -> Callable[[], set[asyncio.Task]]:
+        """Every task alive now that is not in `before`, nor a harness call in progress."""
+        def tasks() -> set[asyncio.Task]:
+            return asyncio.all_tasks() - before - self._drivers - {asyncio.current_task()}
+        return tasks
 
-    async def _wait_tasks(self, before: set[asyncio.Task], *, deadline: float, check: bool = True) -> None:
-        """Await every task created since `before`, and the tasks those create, but sleepers."""
+    def _waits_for(self, task: asyncio.Task) -> bool:
+        if task.done() or _is_sleeper(task):
+            return False
+        return not any(p(task) for p in self._ignored_tasks)
+
+    async def _wait_tasks(self, tasks: Callable[[], Any], *, deadline: float, check: bool = True) -> None:
+        """Await the tasks given (re-read each round: tasks start tasks), except sleepers."""
         loop = asyncio.get_running_loop()
         end = loop.time() + deadline
         seen: set[asyncio.Task] = set()
         while True:
-            pending = self._pending(before)
-            seen.update(pending)
+            current = tasks()
+            seen.update(current)
+            pending = [t for t in current if self._waits_for(t)]
             if not pending:
                 break
-            if any(inspect.getcoroutinestate(t.get_coro()) == inspect.CORO_CREATED
-                   for t in pending if inspect.iscoroutine(t.get_coro())):
+            if any(inspect.iscoroutine(t.get_coro())
+                   and inspect.getcoroutinestate(t.get_coro()) == inspect.CORO_CREATED for t in pending):
                 await asyncio.sleep(0)  # let new tasks reach their first await
                 continue
             left = end - loop.time()
             if left <= 0:
                 if check:
-                    names = "\n".join(f"  {t.get_name()}: {t.get_coro()!r}" for t in pending)
-                    raise HarnessError(f"the bot's tasks did not finish in {deadline}s:\n{names}")
+                    names = "\n".join(f"  {t.get_name()}: {_await_chain(t)}" for t in pending)
+                    raise HarnessError(
+                        f"the bot's tasks did not finish in {deadline}s (h.ignore_task() skips a "
+                        f"background task):\n{names}")
                 return
             await asyncio.wait(pending, timeout=min(left, 0.02), return_when=asyncio.FIRST_COMPLETED)
         for task in seen:
@@ -764,13 +807,17 @@ class DiscordHarness:
             guild_id=self.guild_id if guild else None, permissions=perms,
             app_permissions=P.BOT_PERMISSIONS.value if guild else 0, data=data,
             message=self._message_payload(source) if source is not None else None, locale=locale)
-        before = set(asyncio.all_tasks())
         first_call, first_message = len(self.calls), len(self._created)
         driver = asyncio.current_task()
         self._drivers.add(driver)
+        caused: set[asyncio.Task] = set()  # filled by the task factory, through the context
         try:
-            await self.feed("INTERACTION_CREATE", payload)
-            await self._wait_tasks(before, deadline=TASK_DEADLINE)
+            mark = _CAUSE.set(caused)
+            try:
+                await self.feed("INTERACTION_CREATE", payload)
+            finally:
+                _CAUSE.reset(mark)
+            await self._wait_tasks(lambda: caused, deadline=self.task_deadline)
         finally:
             self._drivers.discard(driver)
         reply.calls = self.calls[first_call:]
@@ -1340,6 +1387,19 @@ def _content_type(name: str) -> str:
 _SLEEPER_NAMES = ("__timeout_task_impl",)
 
 
+def _await_chain(task: asyncio.Task) -> str:
+    """Where a task is parked: its chain of awaited coroutines."""
+    names, coro = [], task.get_coro()
+    while coro is not None and len(names) < 20:
+        code = getattr(coro, "cr_code", None) or getattr(coro, "gi_code", None)
+        if code is None:
+            names.append(repr(coro))
+            break
+        names.append(code.co_qualname)
+        coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+    return " -> ".join(names)
+
+
 def _is_sleeper(task: asyncio.Task) -> bool:
     """A view's timeout, or a task parked in `asyncio.sleep` for a second or more."""
     coro = task.get_coro()
@@ -1348,7 +1408,7 @@ def _is_sleeper(task: asyncio.Task) -> bool:
         code = getattr(coro, "cr_code", None) or getattr(coro, "gi_code", None)
         if code is None:
             return False
-        if code.co_name.endswith(_SLEEPER_NAMES):
+        if code.co_name.endswith(_SLEEPER_NAMES) or code.co_filename.endswith(_TASKS_LOOP_FILE):
             return True
         if code is _SLEEP_CODE:
             frame = getattr(coro, "cr_frame", None)
@@ -1360,3 +1420,4 @@ def _is_sleeper(task: asyncio.Task) -> bool:
 
 
 _SLEEP_CODE = asyncio.sleep.__code__
+_TASKS_LOOP_FILE = "discord/ext/tasks/__init__.py"  # a `tasks.loop` is a background job
