@@ -3,7 +3,8 @@
 A square is an int 0..143: `rank * 12 + file`, file 0 = "a", rank 0 = "1". South sits at the
 bottom (ranks 1-4, files e-h), west at the left, north at the top, east at the right; each side's
 4x4 starting square is the south one turned around the centre. Terra Sancta is the centre 4x4
-(e5-h8). The corners are ordinary squares.
+(e5-h8). The four 4x4 corners (a1-d4 and the like) are not part of the board: the board is a cross,
+so that no king stands on an open diagonal to its neighbour's back row.
 """
 
 from __future__ import annotations
@@ -39,13 +40,18 @@ def rank_of(sq: int) -> int:
 
 
 def on_board(file: int, rank: int) -> bool:
-    return 0 <= file < SIZE and 0 <= rank < SIZE
+    """Inside the 12x12 square and outside the four cut corners."""
+    return 0 <= file < SIZE and 0 <= rank < SIZE and (4 <= file < 8 or 4 <= rank < 8)
+
+
+PLAYABLE = frozenset(square(f, r) for r in range(SIZE) for f in range(SIZE) if on_board(f, r))
+"""The 80 squares of the cross."""
 
 
 def offset(sq: int, df: int, dr: int) -> int | None:
     """The square `df` files and `dr` ranks away, or None off the board."""
     f, r = sq % SIZE + df, sq // SIZE + dr
-    return r * SIZE + f if 0 <= f < SIZE and 0 <= r < SIZE else None
+    return r * SIZE + f if on_board(f, r) else None
 
 
 SQUARE_NAMES = [f"{FILES[s % SIZE]}{s // SIZE + 1}" for s in SQUARES]
@@ -60,7 +66,9 @@ def parse_square(name: str) -> int:
     """'b3' -> its square; raises SquareError for anything else."""
     sq = _BY_NAME.get(name.strip().lower())
     if sq is None:
-        raise SquareError(f"`{name}` is not a square: use a file a-l and a rank 1-12, like `b3`.")
+        raise SquareError(f"`{name}` is not a square: use a file a-l and a rank 1-12, like `e3`.")
+    if sq not in PLAYABLE:
+        raise SquareError(f"`{name}` is in a cut corner, not on the board.")
     return sq
 
 

@@ -67,7 +67,8 @@ def _knight_paths(sq: int) -> list[tuple[int, list[tuple[int, tuple[int, int]]]]
         for turn, crossed in zip(turns, (long_first, short_first), strict=True):
             if None not in crossed:
                 paths.append((turn, crossed))
-        out.append((target, paths))
+        if paths:  # an L must stay on the board
+            out.append((target, paths))
     return out
 
 

@@ -11,7 +11,7 @@ The plan is a pure function of the state, so it is cached between the two steps 
 from __future__ import annotations
 
 from rules.core import Action, Rng
-from rules.terra_sancta.board import SIZE, chebyshev, square_name
+from rules.terra_sancta.board import DIAGONAL, chebyshev, offset, square_name
 from rules.terra_sancta.content import load_factions
 from rules.terra_sancta.factions import ability_targets, lightning_damage, shot_die
 from rules.terra_sancta.movegen import Move, piece_moves
@@ -45,11 +45,7 @@ def threat_map(s: TSState, player: str) -> tuple[dict[int, float], dict[int, set
             continue
         sheet = sheets[s.factions[p.owner]]
         if p.kind == "P":
-            targets = set()
-            for df, dr in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
-                f, r = sq % SIZE + df, sq // SIZE + dr
-                if 0 <= f < SIZE and 0 <= r < SIZE:
-                    targets.add(r * SIZE + f)
+            targets = {t for t in (offset(sq, df, dr) for df, dr in DIAGONAL) if t is not None}
             if sheet.ability.kind == "ranged":
                 targets.update(m.to for m in piece_moves(board, sq, sheet) if m.kind == "shot")
         else:

@@ -1,0 +1,206 @@
+"""Terra Sancta at the table: the board as a PNG (Pillow, drawn in code) and the dice of the turn."""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+from bot.render.base import GameRenderer, RenderContext
+from bot.render.panel import Panel
+from rules.core import Event, who
+from rules.terra_sancta.board import (
+    CROWN,
+    FILES,
+    PLAYABLE,
+    SIDE_NAMES,
+    SIZE,
+    TERRA_SANCTA,
+    parse_square,
+)
+from rules.terra_sancta.pieces import KIND_NAMES
+from rules.terra_sancta.state import TSView
+
+CELL = 44
+MARGIN = 20
+BOARD_PX = CELL * SIZE + 2 * MARGIN
+LETTER = {"P": "P", "N": "N", "B": "B", "R": "R", "Q": "C", "K": "K"}
+"""The letter drawn on each piece (C: the champion)."""
+
+LIGHT, DARK = (236, 226, 200), (196, 178, 140)
+WATER_LIGHT, WATER_DARK = (160, 200, 226), (120, 170, 208)
+MOVE_COLOUR = (255, 200, 0)
+ATTACK_COLOUR = (220, 30, 30)
+SELECT_COLOUR = (40, 200, 80)
+
+WHY = {"start": "start roll", "attack": "attack", "shot": "shot", "lightning": "lightning",
+       "regrowth": "regrowth", "poison": "poison"}
+
+
+@lru_cache(maxsize=8)
+def _font(size: int) -> ImageFont.ImageFont:
+    return ImageFont.load_default(size=size)
+
+
+def _xy(name: str) -> tuple[int, int]:
+    """Top-left pixel of a square (rank 1 at the bottom)."""
+    sq = parse_square(name)
+    f, r = sq % SIZE, sq // SIZE
+    return MARGIN + f * CELL, MARGIN + (SIZE - 1 - r) * CELL
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
+
+
+def _ink(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
+    """Black or white text, whichever reads better on `rgb`."""
+    return (0, 0, 0) if 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2] > 150 else (255, 255, 255)
+
+
+def _centred(draw: ImageDraw.ImageDraw, cx: float, cy: float, text: str, font, fill) -> None:
+    box = draw.textbbox((0, 0), text, font=font)
+    draw.text((cx - (box[2] - box[0]) / 2 - box[0], cy - (box[3] - box[1]) / 2 - box[1]), text, font=font, fill=fill)
+
+
+def draw_board(view: TSView) -> bytes:
+    """The board as PNG bytes: squares, Terra Sancta, crowns, pieces, wounds, last move and attack."""
+    img = Image.new("RGB", (BOARD_PX, BOARD_PX), (58, 46, 36))
+    d = ImageDraw.Draw(img)
+    coord = _font(13)
+    for sq in range(SIZE * SIZE):
+        f, r = sq % SIZE, sq // SIZE
+        x, y = MARGIN + f * CELL, MARGIN + (SIZE - 1 - r) * CELL
+        if sq not in PLAYABLE:
+            continue
+        dark = (f + r) % 2 == 0
+        fill = (WATER_DARK if dark else WATER_LIGHT) if sq in TERRA_SANCTA else (DARK if dark else LIGHT)
+        d.rectangle([x, y, x + CELL - 1, y + CELL - 1], fill=fill)
+    for sq in CROWN.values():
+        f, r = sq % SIZE, sq // SIZE
+        x, y = MARGIN + f * CELL, MARGIN + (SIZE - 1 - r) * CELL
+        d.polygon([(x + 3, y + 12), (x + 3, y + 3), (x + 7, y + 8), (x + 10, y + 2), (x + 13, y + 8),
+                   (x + 17, y + 3), (x + 17, y + 12)], fill=(212, 160, 0), outline=(90, 60, 0))
+    for i in range(SIZE):
+        x = MARGIN + i * CELL + CELL / 2
+        y = MARGIN + (SIZE - 1 - i) * CELL + CELL / 2
+        for cx, cy, text in ((x, MARGIN / 2, FILES[i]), (x, BOARD_PX - MARGIN / 2, FILES[i]),
+                             (MARGIN / 2, y, str(i + 1)), (BOARD_PX - MARGIN / 2, y, str(i + 1))):
+            _centred(d, cx, cy, text, coord, (240, 230, 210))
+
+    def outline(name: str, colour, width: int = 3) -> None:
+        x, y = _xy(name)
+        d.rectangle([x + 1, y + 1, x + CELL - 2, y + CELL - 2], outline=colour, width=width)
+
+    if view.last_move:
+        for name in view.last_move:
+            outline(name, MOVE_COLOUR)
+    if view.last_attack:
+        frm, target, landed = view.last_attack
+        for name in {frm, target, landed}:
+            outline(name, ATTACK_COLOUR)
+        (x1, y1), (x2, y2) = _xy(frm), _xy(target)
+        d.line([x1 + CELL / 2, y1 + CELL / 2, x2 + CELL / 2, y2 + CELL / 2], fill=ATTACK_COLOUR, width=3)
+    if view.selected:
+        outline(view.selected, SELECT_COLOUR, 4)
+    for name in view.landing:
+        x, y = _xy(name)
+        d.ellipse([x + CELL / 2 - 6, y + CELL / 2 - 6, x + CELL / 2 + 6, y + CELL / 2 + 6], fill=SELECT_COLOUR)
+
+    letter_big, letter_small, hp_font = _font(22), _font(17), _font(11)
+    for p in view.pieces:
+        x, y = _xy(p.square)
+        rgb = _rgb(view.faction_colours.get(p.owner, "#888888"))
+        cx, cy = x + CELL / 2, y + CELL / 2 - (3 if p.hp < p.max_hp else 0)
+        radius = 13 if p.kind == "P" else 18
+        ring = (212, 160, 0) if p.kind == "K" else (20, 20, 20)
+        d.ellipse([cx - radius, cy - radius, cx + radius, cy + radius], fill=rgb, outline=ring,
+                  width=4 if p.kind == "K" else 2)
+        _centred(d, cx, cy, LETTER[p.kind], letter_small if p.kind == "P" else letter_big, _ink(rgb))
+        if p.hp < p.max_hp:
+            bx, by = x + 3, y + CELL - 9
+            width = CELL - 6
+            d.rectangle([bx, by, bx + width, by + 6], fill=(40, 40, 40))
+            share = p.hp / p.max_hp
+            d.rectangle([bx, by, bx + max(1, round(width * share)), by + 6],
+                        fill=(60, 200, 60) if share > 0.5 else (230, 170, 0) if share > 0.25 else (220, 40, 40))
+            label = str(p.hp)
+            box = d.textbbox((0, 0), label, font=hp_font)
+            tx, ty = x + CELL - 3 - (box[2] - box[0]), y + 1
+            d.rectangle([tx - 2, ty, x + CELL - 2, ty + box[3] + 1], fill=(255, 255, 255))
+            d.text((tx, ty), label, font=hp_font, fill=(180, 0, 0))
+    out = io.BytesIO()
+    img.save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
+def dice_lines(view: TSView) -> list[str]:
+    """Every die of the last turn and of the turn in progress, oldest first."""
+    return [f"T{r.turn} {who(r.player)}: d{r.sides} = **{r.value}** ({WHY.get(r.why, r.why)})" for r in view.dice]
+
+
+def _prompt(view: TSView) -> str:
+    p = view.turn_player
+    if view.stage == "over":
+        return f"{who(view.winner)} is the last king standing!" if view.winner else "The game ended in a draw."
+    if view.stage == "faction":
+        return f"{who(p)}: choose a faction."
+    text = {
+        "select": "choose a piece to move or attack with (or `/move b3 c5`).",
+        "act": f"choose a move or attack for {view.selected}.",
+        "land": "the target survived: choose where to land.",
+        "ability": "use your faction's extra action, or skip.",
+    }[view.stage]
+    return f"Turn {view.turn}: {who(p)}, {text}"
+
+
+class TerraSanctaRenderer(GameRenderer):
+    game_id = "terra-sancta"
+
+    def table(self, view: TSView, ctx: RenderContext) -> list[Panel]:
+        panel = Panel(title="Terra Sancta", description=_prompt(view), colour=self.game.colour)
+        for p in view.players:
+            if p not in view.factions:
+                panel.add(f"{SIDE_NAMES[view.sides[p]].title()}", f"{who(p)}: choosing…", inline=True)
+                continue
+            mine = [x for x in view.pieces if x.owner == p]
+            king = next((x for x in mine if x.kind == "K"), None)
+            status = (f"{len(mine)} pieces, king {king.hp}/{king.max_hp}" if king else "fallen")
+            marker = "▶ " if p == view.turn_player else ""
+            panel.add(f"{marker}{view.faction_names[p]} ({SIDE_NAMES[view.sides[p]]})", f"{who(p)}: {status}",
+                      inline=True)
+        if view.last_attack_text:
+            panel.add("Last attack", view.last_attack_text)
+        lines = dice_lines(view)
+        if lines:
+            panel.add("Dice", "\n".join(lines[-12:]))
+        if view.stage != "faction" and view.stage != "over":
+            panel.footer = f"Turns without damage: {view.quiet_turns} (draw at 60)"
+        if view.pieces:
+            panel.image_png = draw_board(view)
+            panel.image_name = "terra-sancta.png"
+        return [panel]
+
+    def private(self, view: TSView, ctx: RenderContext) -> Panel:
+        me = view.viewer
+        panel = Panel(title="Terra Sancta: your pieces", colour=self.game.colour,
+                      description=_prompt(view) if me == view.turn_player else "Nothing is hidden in this game.")
+        mine = [p for p in view.pieces if p.owner == me]
+        if mine:
+            rows = [f"{KIND_NAMES[p.kind]} {p.square}: {p.name} {p.hp}/{p.max_hp}" for p in mine]
+            panel.add(view.faction_names.get(me, "Your faction"), "\n".join(rows)[:1024])
+        if view.landing:
+            panel.add("Landing squares", ", ".join(view.landing))
+        return panel
+
+    def events(self, events: list[Event], ctx: RenderContext) -> list[Panel]:
+        lines = [e.text for e in events if e.kind in (
+            "attack", "shot", "ability", "poison", "dice_rolled", "land", "eliminated", "game_over")]
+        if not lines:
+            return []
+        title = "Attack" if any(e.kind in ("attack", "shot") for e in events) else "Dice"
+        return [Panel(title=title, description="\n".join(lines)[:4000], colour=0xC53030)]
+
+
+RENDERER = TerraSanctaRenderer
