@@ -299,11 +299,15 @@ async def test_dynamic_item_click_after_restart() -> None:
         reply = await first.slash("demo ping", user=1001, options={"word": "x"})
         old = reply.message
     bot = make_bot()
-    async with DiscordHarness(bot) as second:  # a new bot, nothing in memory
+    async with DiscordHarness(bot, restart_of=first) as second:  # a new bot, nothing in memory
         click = await second.click(old, "demo:count:0", user=1003)
         assert bot.seen == [("count", 0, 1003)]
-        assert click.message.content == "count 1" and click.message.id == old.id
-        assert second.messages_in(2000) == [click.message]
+        assert click.message is old and old.content == "count 1"
+        assert second.messages_in(2000) == [old] and len(second.calls) == 1
+    async with DiscordHarness(make_bot()) as third:  # an unrelated harness adopts the message
+        click = await third.click(old, "demo:count:1", user=1003)
+        assert click.message.id == old.id and click.message.content == "count 2"
+        assert old.content == "count 1"  # the adopted copy changed, not the old object
 
 
 async def test_select_menu(h: DiscordHarness) -> None:

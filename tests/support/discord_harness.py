@@ -21,6 +21,7 @@ import contextlib
 import contextvars
 import copy
 import inspect
+import itertools
 import json
 import logging
 import re
@@ -293,6 +294,8 @@ def _unpatch_webhooks() -> None:
 # A task inherits the context of the code that creates it, so every task started while an
 # interaction is fed (and every task those start) lands in that interaction's set.
 
+_SNOWFLAKES = itertools.count(P.SNOWFLAKE_START + 1)  # ids unique across harnesses in a process
+
 _CAUSE: contextvars.ContextVar[set[asyncio.Task] | None] = contextvars.ContextVar(
     "harness_cause", default=None)
 _factories: dict[asyncio.AbstractEventLoop, tuple[int, Any]] = {}
@@ -343,7 +346,10 @@ class DiscordHarness:
         owner_id: int = OWNER_ID,
         require_answer: bool = True,
         validate: bool = True,
+        restart_of: DiscordHarness | None = None,
     ) -> None:
+        """`restart_of`: a closed harness whose Discord this one continues (a bot restart): same
+        guild, channels, members, messages, DM channels and interaction tokens; fresh `calls`."""
         self.bot = bot
         self.guild_id = guild_id
         self.channel_ids = tuple(channel_ids)
@@ -362,7 +368,6 @@ class DiscordHarness:
         self.permissions: dict[int, int] = {}  # user id -> channel permissions, when not the default
         self.errors: list[logging.LogRecord | str] = []  # errors not yet reported
 
-        self._snowflake = P.SNOWFLAKE_START
         self._messages: dict[int, FakeMessage] = {}
         self._created: list[FakeMessage] = []  # every message created, in order
         self._channels: dict[int, list[FakeMessage]] = {}
@@ -378,7 +383,7 @@ class DiscordHarness:
         self._closed = False
         self._collector = _ErrorCollector()
         self._allowing: list[list[Any]] = []
-        self._baseline: set[asyncio.Task] = set()
+        self._buckets: list[set[asyncio.Task]] = []  # tasks caused by each frame fed
         self._before_start: set[asyncio.Task] = set()
         self._drivers: set[asyncio.Task] = set()
         self._ignored_tasks: list[Callable[[asyncio.Task], bool]] = []
@@ -386,6 +391,9 @@ class DiscordHarness:
         self._socket = _FakeSocket()
         self.ws: DiscordWebSocket | None = None
 
+        if restart_of is not None:
+            self._continue(restart_of)
+            return
         for position, channel_id in enumerate(self.channel_ids):
             self._guild_channels[channel_id] = P.text_channel(channel_id, guild_id, position=position)
         for thread_id in self.thread_ids:
@@ -393,6 +401,13 @@ class DiscordHarness:
             self._guild_channels[thread_id] = P.thread_channel(thread_id, guild_id, parent, bot_user_id)
         for channel_id in self._guild_channels:
             self._channels[channel_id] = []
+
+    def _continue(self, old: DiscordHarness) -> None:
+        for name in ("guild_id", "channel_ids", "thread_ids", "members", "bot_user_id", "application_id",
+                     "owner_id", "synced_commands", "permissions", "_messages", "_channels",
+                     "_guild_channels", "_dm_channels", "_dm_users", "_blocked_dms", "_interactions",
+                     "_command_ids"):
+            setattr(self, name, getattr(old, name))
 
     # --- life cycle -----------------------------------------------------------------------
 
@@ -449,7 +464,7 @@ class DiscordHarness:
         self.ws = ws
         self._socket.sent = self.gateway_sent
 
-        await bot.setup_hook()
+        await bot.setup_hook()  # tasks it starts are the bot's background jobs: never awaited
         bot_user = P.user(self.bot_user_id, "pantheon", bot=True)
         await self.feed("READY", P.ready(bot_user, [self.guild_id], self.application_id))
         members = [P.member(uid, name) for uid, name in self.members.items()]
@@ -459,9 +474,7 @@ class DiscordHarness:
         await self.feed("GUILD_CREATE", P.guild_create(
             self.guild_id, owner_id=self.owner_id, channels=channels, threads=threads, members=members))
         await asyncio.wait_for(bot.wait_until_ready(), timeout=5)
-        await self._wait_tasks(self._since(self._before_start), deadline=self.task_deadline)
-        self._baseline = set(asyncio.all_tasks())
-        self._raise_errors()
+        await self.settle()  # on_ready handlers ...
 
     async def close(self, *, raise_errors: bool = True) -> None:
         """Close the bot (cogs unload), restore every patch, then report unreported errors."""
@@ -470,11 +483,13 @@ class DiscordHarness:
         self._closed = True
         try:
             with contextlib.suppress(HarnessError):
-                await self._wait_tasks(self._since(self._baseline), deadline=self.task_deadline)
+                await self._wait_tasks(self._caused, deadline=self.task_deadline)
             await self.bot.close()
-            await self._wait_tasks(self._since(self._before_start), deadline=self.task_deadline, check=False)
-            for task in self._since(self._before_start)():  # view timeouts, the bot's sleepers
-                if not task.done() and (_is_sleeper(task) or any(p(task) for p in self._ignored_tasks)):
+            current = asyncio.current_task()
+            for task in asyncio.all_tasks() - self._before_start:  # view timeouts, the bot's sleepers
+                if task is current or task in self._drivers or task.done():
+                    continue
+                if task in self._caused() or _is_sleeper(task) or any(p(task) for p in self._ignored_tasks):
                     task.cancel()
         finally:
             try:
@@ -534,15 +549,16 @@ class DiscordHarness:
         self._ignored_tasks.append(predicate)
 
     async def settle(self) -> None:
-        """Wait for every task the bot started (edits after a defer ...); raise on errors."""
-        await self._wait_tasks(self._since(self._baseline), deadline=self.task_deadline)
+        """Wait for every task caused by what was fed (edits after a defer ...); raise on errors.
+
+        Tasks started in `setup_hook` (the bot's background jobs) are not waited for, nor
+        sleepers (view timeouts, `asyncio.sleep` of a second or more)."""
+        await self._wait_tasks(self._caused, deadline=self.task_deadline)
+        self._buckets = [b for b in self._buckets if any(map(self._waits_for, b))]
         self._raise_errors()
 
-    def _since(self, before: set[asyncio.Task]) -> Callable[[], set[asyncio.Task]]:
-        """Every task alive now that is not in `before`, nor a harness call in progress."""
-        def tasks() -> set[asyncio.Task]:
-            return asyncio.all_tasks() - before - self._drivers - {asyncio.current_task()}
-        return tasks
+    def _caused(self) -> set[asyncio.Task]:
+        return set().union(*self._buckets) - self._drivers - {asyncio.current_task()}
 
     def _waits_for(self, task: asyncio.Task) -> bool:
         if task.done() or _is_sleeper(task):
@@ -580,15 +596,23 @@ class DiscordHarness:
 
     # --- gateway --------------------------------------------------------------------------
 
-    async def feed(self, event: str, data: dict) -> None:
-        """Send one raw gateway DISPATCH frame to the bot."""
+    async def feed(self, event: str, data: dict) -> set[asyncio.Task]:
+        """Send one raw gateway DISPATCH frame; returns the set that collects the tasks it causes
+        (`settle()` waits for them)."""
         assert self.ws is not None, "call start() first"
         self._seq += 1
-        await self.ws.received_message(json.dumps({"op": 0, "t": event, "s": self._seq, "d": data}))
+        caused: set[asyncio.Task] = set()  # filled by the task factory, through the context
+        self._buckets.append(caused)
+        mark = _CAUSE.set(caused)
+        try:
+            await self.ws.received_message(json.dumps({"op": 0, "t": event, "s": self._seq, "d": data}))
+        finally:
+            _CAUSE.reset(mark)
+        return caused
 
-    def _next_id(self) -> int:
-        self._snowflake += 1
-        return self._snowflake
+    @staticmethod
+    def _next_id() -> int:
+        return next(_SNOWFLAKES)
 
     # --- users, channels, permissions -----------------------------------------------------
 
@@ -810,16 +834,13 @@ class DiscordHarness:
         first_call, first_message = len(self.calls), len(self._created)
         driver = asyncio.current_task()
         self._drivers.add(driver)
-        caused: set[asyncio.Task] = set()  # filled by the task factory, through the context
         try:
-            mark = _CAUSE.set(caused)
-            try:
-                await self.feed("INTERACTION_CREATE", payload)
-            finally:
-                _CAUSE.reset(mark)
+            caused = await self.feed("INTERACTION_CREATE", payload)
             await self._wait_tasks(lambda: caused, deadline=self.task_deadline)
         finally:
             self._drivers.discard(driver)
+        if self._buckets and self._buckets[-1] is caused and not any(map(self._waits_for, caused)):
+            self._buckets.pop()  # nothing left to wait for (sleepers aside)
         reply.calls = self.calls[first_call:]
         reply.created = self._created[first_message:]
         self._raise_errors()
@@ -996,7 +1017,7 @@ class DiscordHarness:
                  "content_type": _content_type(name)}
                 for aid, name, blob in msg.files],
             "timestamp": P.snowflake_time(msg.id),
-            "edited_timestamp": None if not msg.edits else P.snowflake_time(self._snowflake),
+            "edited_timestamp": None if not msg.edits else P.snowflake_time(msg.id + (msg.edits << 22)),
             "tts": False,
             "mention_everyone": False,
             "mentions": [],
