@@ -318,6 +318,8 @@ async def test_select_menu(h: DiscordHarness) -> None:
     assert picked.ephemeral and picked.content == "you picked green"
     assert h.messages_in(2000) == [reply.message]  # the ephemeral answer is not in the channel
     assert h.ephemerals_to(1002) == [picked.message]
+    with pytest.raises(AssertionError, match="cannot see"):
+        await h.click(picked.message, "demo:x", user=1003)
     with pytest.raises(AssertionError, match="not options"):
         await h.select(reply.message, select["custom_id"], ["pink"], user=1002)
 
@@ -344,6 +346,8 @@ async def test_dm_sent_with_file(h: DiscordHarness) -> None:
         "/users/@me/channels", f"/channels/{h.dm_channel_id(1002)}/messages"]
     upload = [c for c in reply.calls if c.files][0]
     assert upload.files == [("hand.png", PNG)] and upload.json["content"] == "your hand"
+    with pytest.raises(AssertionError, match="cannot see"):
+        await h.click(dms[0], "demo:x", user=1001)
     await h.slash("demo dm", user=1002)  # the DM channel is cached: no second creation
     assert len(h.dms_to(1002)) == 2
     assert sum(c.path == "/users/@me/channels" for c in h.calls) == 1

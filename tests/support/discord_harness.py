@@ -17,6 +17,7 @@ Facts it relies on: /work/shared/notes/discord-offline-testing.md (discord.py 2.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import contextvars
 import copy
@@ -255,11 +256,11 @@ class _ErrorCollector(logging.Handler):
     def __init__(self) -> None:
         super().__init__(logging.ERROR)
         self.records: list[logging.LogRecord] = []
-        self._seen: set[int] = set()
+        self._recent: collections.deque[logging.LogRecord] = collections.deque(maxlen=8)
 
     def emit(self, record: logging.LogRecord) -> None:
-        if id(record) not in self._seen:  # the same record reaches `discord` and the root logger
-            self._seen.add(id(record))
+        if not any(r is record for r in self._recent):  # it reaches `discord`, then the root logger
+            self._recent.append(record)
             self.records.append(record)
 
 
@@ -725,6 +726,7 @@ class DiscordHarness:
                     permissions: int | discord.Permissions | None = None) -> Reply:
         """Press a button of a message the bot sent (from this harness or an earlier one)."""
         msg = self._adopt(_as_message(message))
+        self._check_visible(msg, user)
         comp = msg.component(custom_id)
         assert comp is not None and comp.get("type") == 2, (
             f"no button {custom_id!r} on {msg!r}; buttons: {[b.get('custom_id') for b in msg.buttons()]}")
@@ -739,6 +741,7 @@ class DiscordHarness:
                      permissions: int | discord.Permissions | None = None) -> Reply:
         """Choose values in a select menu of a message the bot sent."""
         msg = self._adopt(_as_message(message))
+        self._check_visible(msg, user)
         comp = msg.component(custom_id)
         assert comp is not None and comp.get("type") in (3, 5, 6, 7, 8), (
             f"no select {custom_id!r} on {msg!r}; selects: {[s.get('custom_id') for s in msg.selects()]}")
@@ -802,6 +805,14 @@ class DiscordHarness:
         return await self._interact(5, data, user=user, channel=channel, guild=guild, source=source,
                                     permissions=permissions)
 
+    def _check_visible(self, msg: FakeMessage, user: int) -> None:
+        """Only the recipient sees a DM, only the asker an ephemeral answer."""
+        owner = self._dm_users.get(msg.channel_id)
+        if msg.ephemeral:
+            asker = self._interactions.get(msg.interaction_token or "")
+            owner = asker.user_id if asker is not None else owner
+        assert owner is None or owner == user, f"user {user} cannot see {msg!r}: only user {owner} can"
+
     async def _interact(self, kind: int, data: dict, *, user: int, channel: int | None = None,
                         guild: bool = True, source: FakeMessage | None = None,
                         permissions: int | discord.Permissions | None = None,
@@ -809,6 +820,7 @@ class DiscordHarness:
         assert self._started and not self._closed, "the harness is not running"
         self._raise_errors()
         if source is not None:
+            self._check_visible(source, user)
             channel = source.channel_id
             guild = source.channel_id in self._guild_channels
         if not guild:
