@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import copy
-
 from rules.core import (
     Action,
     Event,
@@ -35,6 +33,8 @@ from rules.gods_of_magic.state import (
     DiceInfo,
     GomState,
     Objection,
+    Placed,
+    Realm,
     realm_cards,
 )
 from rules.gods_of_magic.view import GomView, build_view
@@ -328,6 +328,13 @@ class GodsOfMagic(Game):
             restored.forbidden.append(o.context)
             if restored.step == "recombine":
                 restored.recombine_snapshot = o.snapshot
+            left = [a.key for a in self.legal_actions(restored, o.mover)]
+            if restored.pending and left == ["back"]:
+                # every place for the chosen card is ruled out: rule out choosing that card too
+                prefix = {"transform": "tf:", "move": "mv:"}.get(restored.step, "play:")
+                card = restored.pending[0]
+                restored.pending = []
+                restored.forbidden.append(f"{self._context(restored)}|{prefix}{card}")
             events.append(Event(kind="objection_upheld", text=(
                 f"Most gods object: {who(o.mover)}'s move is undone and they must choose another.")))
             return restored
@@ -380,8 +387,26 @@ class GodsOfMagic(Game):
 
 
 def _clone(s: GomState) -> GomState:
-    """A deep copy sharing the read-only card catalogue (which never changes during a game)."""
-    return copy.deepcopy(s, memo={id(s.cards): s.cards})
+    """A deep copy, written out for speed; the card catalogue (never changed in a game) is shared."""
+    return s.model_copy(update={
+        "players": list(s.players),
+        "options": dict(s.options),
+        "rng": s.rng.model_copy(),
+        "deck": list(s.deck),
+        "discard": list(s.discard),
+        "hands": {p: list(h) for p, h in s.hands.items()},
+        "domains": {p: [Realm.model_construct(cards=[
+            Placed.model_construct(card=x.card, descriptors=list(x.descriptors)) for x in r.cards])
+            for r in realms] for p, realms in s.domains.items()},
+        "scores": dict(s.scores),
+        "setup_done": list(s.setup_done),
+        "setup_played": dict(s.setup_played),
+        "pending": list(s.pending),
+        "forbidden": list(s.forbidden),
+        "dice": s.dice.model_copy() if s.dice else None,
+        "objection": s.objection.model_copy(deep=True) if s.objection else None,
+        "winners": list(s.winners) if s.winners is not None else None,
+    })
 
 
 def _unique_labels(acts: list[Action]) -> list[Action]:
