@@ -450,8 +450,17 @@ def test_strict_storytelling_majority_objection_undoes_the_move():
     s, events = act(s, "c", "obj:yes")
     assert any(e.kind == "objection_upheld" for e in events)
     assert G.to_act(s) == ["a"] and "E05" in s.hands["a"] and len(s.domains["a"][0].cards) == 1
-    assert "to:r0" not in keys(s, "a"), "the same move is ruled out"
-    assert "back" in keys(s, "a") and G.phase_timeout(s) is None
+    # E05 had only one place to go: that place, and so that card, are ruled out this turn
+    assert keys(s, "a") == ["play:O05"] and G.phase_timeout(s) is None
+
+
+def test_strict_objection_rules_out_only_the_chosen_spot_when_others_remain():
+    s = board(players=("a", "b"), hands={"a": ["L05"]}, realms={"a": [["L01"]]}, phase="play",
+              options={"storytelling": "strict"})
+    s, _ = act(s, "a", "play:L05")
+    s, _ = act(s, "a", "to:new", "A lake appears.")
+    s, _ = act(s, "b", "obj:yes")
+    assert s.pending == ["L05"] and keys(s, "a") == ["to:r0", "back"]
 
 
 def test_strict_storytelling_the_move_stands_without_a_majority():
