@@ -503,3 +503,17 @@ def test_rules_pages_state_the_tie_and_exhausted_deck_rules():
     text = "\n".join(p.body for p in G.rules_pages())
     assert "tie" in text.lower() and "deck runs out" in text
     assert all(len(p.body) <= 4000 for p in G.rules_pages())
+
+
+def test_strict_objection_to_a_recombination_restores_its_start():
+    s = board(realms={"a": [["L01", "O09"], ["L02"]]}, options={"storytelling": "strict"})
+    s, _ = roll(s, 7)
+    s, _ = act(s, "a", "rc:pick:O09")
+    s, _ = act(s, "a", "rc:to:r1")
+    s, _ = act(s, "a", "rc:done", "The boulder rolls downhill.")
+    s, events = act(s, "b", "obj:yes")
+    assert any(e.kind == "objection_upheld" for e in events)
+    assert [[p.card for p in r.cards] for r in s.domains["a"]] == [["L01", "O09"], ["L02"]]
+    assert keys(s, "a") == ["rc:done"], "the table refused the rearrangement: only leaving it as it was"
+    s, _ = act(s, "a", "rc:done")
+    assert s.player == "b"
