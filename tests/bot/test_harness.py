@@ -127,6 +127,18 @@ class Tally(discord.ui.DynamicItem[discord.ui.Button], template=r"demo:tally"):
                 await interaction.response.send_message("too late", ephemeral=True)
 
 
+class Confirm(discord.ui.View):
+    def __init__(self) -> None:
+        super().__init__(timeout=60)
+        self.value: bool | None = None
+
+    @discord.ui.button(label="Yes", custom_id="demo:yes")
+    async def yes(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        self.value = True
+        await interaction.response.edit_message(content="ok", view=None)
+        self.stop()
+
+
 class Pick(discord.ui.View):
     def __init__(self) -> None:
         super().__init__(timeout=300)
@@ -208,6 +220,13 @@ class Demo(commands.GroupCog, group_name="demo"):
         view.add_item(Reason())
         await interaction.response.send_message("why?", view=view,
                                                 file=discord.File(io.BytesIO(PNG), "board.png"))
+
+    @app_commands.command(name="confirm", description="Waits on a view, then follows up")
+    async def confirm(self, interaction: discord.Interaction) -> None:
+        view = Confirm()
+        await interaction.response.send_message("sure?", view=view)
+        await view.wait()
+        await interaction.followup.send(f"confirmed: {view.value}")
 
     @app_commands.command(name="game", description="Autocompleted option")
     async def game(self, interaction: discord.Interaction, name: str) -> None:
@@ -500,3 +519,12 @@ async def test_guarded_clicks(h: DiscordHarness) -> None:
         h.find_button(reply.message, "Missing")
     await h.bot.get_channel(2000).get_partial_message(reply.message.id).delete()
     assert reply.message.deleted and h.messages_in(2000) == []
+
+
+async def test_command_waiting_on_a_view(h: DiscordHarness) -> None:
+    asked = await h.slash("demo confirm", user=1001)  # returns while the command waits on view.wait()
+    assert asked.content == "sure?" and asked.followups == []
+    await h.click(asked.message, h.find_button(asked, "Yes"), user=1001)
+    await h.settle()  # the command resumes and follows up
+    assert asked.message.content == "ok"
+    assert [m.content for m in asked.followups] == ["confirmed: True"]

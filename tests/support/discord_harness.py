@@ -555,7 +555,7 @@ class DiscordHarness:
         Tasks started in `setup_hook` (the bot's background jobs) are not waited for, nor
         sleepers (view timeouts, `asyncio.sleep` of a second or more)."""
         await self._wait_tasks(self._caused, deadline=self.task_deadline)
-        self._buckets = [b for b in self._buckets if any(map(self._waits_for, b))]
+        self._buckets = [b for b in self._buckets if not all(t.done() for t in b)]
         self._raise_errors()
 
     def _caused(self) -> set[asyncio.Task]:
@@ -851,8 +851,8 @@ class DiscordHarness:
             await self._wait_tasks(lambda: caused, deadline=self.task_deadline)
         finally:
             self._drivers.discard(driver)
-        if self._buckets and self._buckets[-1] is caused and not any(map(self._waits_for, caused)):
-            self._buckets.pop()  # nothing left to wait for (sleepers aside)
+        if self._buckets and self._buckets[-1] is caused and all(t.done() for t in caused):
+            self._buckets.pop()
         reply.calls = self.calls[first_call:]
         reply.created = self._created[first_message:]
         self._raise_errors()
@@ -1053,6 +1053,9 @@ class DiscordHarness:
         if channel_id not in self._channels:
             raise http_error(404, 10003, "Unknown Channel")
         guild_id = self.guild_id if channel_id in self._guild_channels else None
+        if not loading and not any(body.get(k) for k in ("content", "embeds", "components", "poll",
+                                                          "sticker_ids")) and not files:
+            raise http_error(400, 50006, "Cannot send an empty message")
         msg = FakeMessage(id=self._next_id(), channel_id=channel_id, ephemeral=ephemeral,
                           interaction_token=token, loading=loading, guild_id=guild_id,
                           type=message_type, author_id=self.bot_user_id)
@@ -1151,9 +1154,12 @@ class DiscordHarness:
                                            ephemeral=bool(flags & P.EPHEMERAL), loading=True,
                                            message_type=20 if record.kind == 2 else 0)
             reply.ephemeral = message.ephemeral
+        elif kind == 6 and record.source is None:
+            if record.kind != 5:
+                raise http_error(400, 50035, "Invalid Form Body: type 6 answers a component or a modal")
         elif kind in (6, 7):
             if record.source is None:
-                raise http_error(400, 50035, "Invalid Form Body: type 6/7 answers only a component or "
+                raise http_error(400, 50035, "Invalid Form Body: type 7 answers only a component or "
                                  "a modal opened from a component")
             message = record.source
             if message.deleted:
@@ -1434,7 +1440,10 @@ def _await_chain(task: asyncio.Task) -> str:
 
 
 def _is_sleeper(task: asyncio.Task) -> bool:
-    """A view's timeout, or a task parked in `asyncio.sleep` for a second or more."""
+    """A view's timeout, `view.wait()`, a `tasks.loop`, or `asyncio.sleep` of a second or more."""
+    waiter = getattr(task, "_fut_waiter", None)
+    if waiter is None or waiter.done():
+        return False  # about to run (or not started yet)
     coro = task.get_coro()
     depth = 0
     while coro is not None and depth < 50:
@@ -1443,6 +1452,8 @@ def _is_sleeper(task: asyncio.Task) -> bool:
             return False
         if code.co_name.endswith(_SLEEPER_NAMES) or code.co_filename.endswith(_TASKS_LOOP_FILE):
             return True
+        if code.co_name == "wait" and code.co_filename.endswith(_VIEW_FILE):
+            return True  # parked on `view.wait()` until a click stops the view: settle() resumes it
         if code is _SLEEP_CODE:
             frame = getattr(coro, "cr_frame", None)
             delay = frame.f_locals.get("delay", 0) if frame is not None else 0
@@ -1454,3 +1465,4 @@ def _is_sleeper(task: asyncio.Task) -> bool:
 
 _SLEEP_CODE = asyncio.sleep.__code__
 _TASKS_LOOP_FILE = "discord/ext/tasks/__init__.py"  # a `tasks.loop` is a background job
+_VIEW_FILE = "discord/ui/view.py"

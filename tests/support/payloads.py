@@ -359,6 +359,8 @@ def component_problems(rows: list[dict[str, Any]], *, flags: int = 0) -> list[st
                 if len(set(values)) != len(values):
                     problems.append(f"{where}.options: values are not unique")
                 for o, option in enumerate(options):
+                    if not option.get("label") or not option.get("value"):
+                        problems.append(f"{where}.options[{o}]: label and value must not be empty")
                     for key in ("label", "value", "description"):
                         text = option.get(key) or ""
                         if len(text) > 100:
