@@ -528,3 +528,18 @@ async def test_command_waiting_on_a_view(h: DiscordHarness) -> None:
     await h.settle()  # the command resumes and follows up
     assert asked.message.content == "ok"
     assert [m.content for m in asked.followups] == ["confirmed: True"]
+
+
+async def test_failed_start_restores_patches() -> None:
+    from discord.webhook.async_ import AsyncWebhookAdapter
+
+    class Broken(commands.Bot):
+        async def setup_hook(self) -> None:
+            raise RuntimeError("no database")
+
+    original = AsyncWebhookAdapter.request
+    bot = Broken(command_prefix="!", intents=discord.Intents.none())
+    with pytest.raises(RuntimeError, match="no database"):
+        async with DiscordHarness(bot):
+            pass
+    assert AsyncWebhookAdapter.request is original and "request" not in vars(bot.http)

@@ -417,13 +417,27 @@ class DiscordHarness:
         return self
 
     async def __aexit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
-        await self.close(raise_errors=exc_type is None)
+        if exc is None:
+            await self.close()
+            return
+        await self.close(raise_errors=False)
+        self._collect()
+        if self.errors and hasattr(exc, "add_note"):
+            exc.add_note("the bot also reported errors:\n" + _describe(self.errors))
 
     async def start(self) -> None:
         """Prime the bot as `login()` + `connect()` would, without a network."""
         assert not self._started, "start() was already called"
         self._started = True
         self._before_start = set(asyncio.all_tasks())
+        try:
+            await self._start()
+        except BaseException:
+            self._closed = True
+            self._restore()
+            raise
+
+    async def _start(self) -> None:
         logging.getLogger("discord").addHandler(self._collector)
         logging.getLogger().addHandler(self._collector)
         _patch_webhooks()
@@ -483,8 +497,10 @@ class DiscordHarness:
             return
         self._closed = True
         try:
-            with contextlib.suppress(HarnessError):
+            try:
                 await self._wait_tasks(self._caused, deadline=self.task_deadline)
+            except HarnessError as exc:
+                self._error(str(exc))
             await self.bot.close()
             current = asyncio.current_task()
             for task in asyncio.all_tasks() - self._before_start:  # view timeouts, the bot's sleepers
@@ -493,16 +509,19 @@ class DiscordHarness:
                 if task in self._caused() or _is_sleeper(task) or any(p(task) for p in self._ignored_tasks):
                     task.cancel()
         finally:
-            try:
-                del self.bot.http.request
-            except AttributeError:
-                pass
-            _unpatch_webhooks()
-            _remove_task_factory(asyncio.get_running_loop())
-            logging.getLogger("discord").removeHandler(self._collector)
-            logging.getLogger().removeHandler(self._collector)
+            self._restore()
         if raise_errors:
             self._raise_errors()
+
+    def _restore(self) -> None:
+        try:
+            del self.bot.http.request
+        except AttributeError:
+            pass
+        _unpatch_webhooks()
+        _remove_task_factory(asyncio.get_running_loop())
+        logging.getLogger("discord").removeHandler(self._collector)
+        logging.getLogger().removeHandler(self._collector)
 
     # --- errors ---------------------------------------------------------------------------
 
@@ -516,7 +535,7 @@ class DiscordHarness:
             yield caught
         finally:
             self._collect()
-            self._allowing.remove(caught)
+            assert self._allowing.pop() is caught
 
     def _collect(self) -> None:
         records, self._collector.records = self._collector.records, []
@@ -528,17 +547,7 @@ class DiscordHarness:
         if self._allowing or not self.errors:
             return
         errors, self.errors = self.errors, []
-        lines = []
-        for rec in errors:
-            if isinstance(rec, logging.LogRecord):
-                text = f"{rec.levelname} {rec.name}: {rec.getMessage()}"
-                if rec.exc_info and rec.exc_info[1] is not None:
-                    exc = rec.exc_info[1]
-                    text += f"\n    {type(exc).__name__}: {exc}"
-                lines.append(text)
-            else:
-                lines.append(str(rec))
-        raise HarnessError("the bot reported errors:\n" + "\n".join(lines))
+        raise HarnessError("the bot reported errors:\n" + _describe(errors))
 
     def _error(self, text: str) -> None:
         (self._allowing[-1] if self._allowing else self.errors).append(text)
@@ -1387,6 +1396,23 @@ _ROUTES: list[tuple[str, re.Pattern[str], str]] = [
 
 
 # --- helpers -------------------------------------------------------------------------------
+
+
+def _describe(errors: list[Any]) -> str:
+    lines = []
+    for rec in errors:
+        if isinstance(rec, logging.LogRecord):
+            text = f"{rec.levelname} {rec.name}: {rec.getMessage()}"
+            if rec.exc_info and rec.exc_info[1] is not None:
+                exc = rec.exc_info[1]
+                text += f"\n    {type(exc).__name__}: {exc}"
+                cause = exc.__cause__ or exc.__context__
+                if cause is not None:
+                    text += f"\n    caused by {type(cause).__name__}: {cause}"
+            lines.append(text)
+        else:
+            lines.append(str(rec))
+    return "\n".join(lines)
 
 
 def _as_message(message: FakeMessage | Reply) -> FakeMessage:
