@@ -11,6 +11,23 @@ what the channel now shows and click what the bot actually sent.
         reply = await h.slash("game new", user=1001, options={"game": "high-card"})
         await h.click(reply.message, h.find_button(reply.message, "Join"), user=1002)
 
+- Each interaction call (`slash`, `click`, `select`, `submit_modal`, `autocomplete`) returns
+  when every task it caused has finished (tasks are traced through their context, so
+  concurrent calls under `asyncio.gather` wait only for their own). Sleepers are not
+  awaited: view timeouts, `view.wait()`, `tasks.loop`s, `asyncio.sleep` of >= 1 s, and the
+  tasks `setup_hook` starts (background jobs). `settle()` waits for everything fed so far.
+- ERROR records on the `discord` and root loggers, and tasks that die of an exception,
+  raise `HarnessError` at the end of the call (or in `settle()`/`close()`), unless inside
+  `with h.allow_errors() as caught:`. An interaction nobody answered raises too
+  (`require_answer=False` to allow it).
+- Discord's rules are enforced: clicks only on components the message has (not disabled),
+  only the recipient clicks a DM, only the asker an ephemeral answer; select values must be
+  options; required modal inputs; commands hidden by `default_permissions` or unavailable in
+  DMs raise `CommandUnavailable`; bodies over Discord's limits answer 400 (50035), empty
+  messages 400 (50006), a DM to a `block_dms` user 403 (50007) when the message is sent.
+- `DiscordHarness(new_bot, restart_of=old_harness)` continues the same Discord after a
+  restart: same messages (old `FakeMessage`s stay live), DM channels and tokens.
+
 Facts it relies on: /work/shared/notes/discord-offline-testing.md (discord.py 2.7).
 """
 
