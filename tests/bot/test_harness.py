@@ -543,3 +543,12 @@ async def test_failed_start_restores_patches() -> None:
         async with DiscordHarness(bot):
             pass
     assert AsyncWebhookAdapter.request is original and "request" not in vars(bot.http)
+
+
+async def test_injected_failure_on_the_callback(h: DiscordHarness) -> None:
+    h.fail_next("POST", r"/callback$", 500, message="Discord is down")
+    with h.allow_errors() as caught:
+        reply = await h.slash("demo game", user=1001, options={"name": "x"})
+    assert reply.type is None and reply.calls[0].status == 500
+    assert any("Discord is down" in str(r.exc_info[1].__cause__ or r.exc_info[1]) for r in caught)
+    assert h.messages_in(2000) == []
