@@ -10,6 +10,7 @@ from rules import GAMES
 
 # game id -> module exposing RENDERER (a GameRenderer subclass).
 _MODULES: dict[str, str] = {
+    "deathly-thrones": "bot.render.deathly_thrones",
     "gods-of-magic": "bot.render.gods_of_magic",
 }
 

@@ -51,6 +51,10 @@ def _clamp(value: int) -> int:
     return max(0, min(COUNTER_MAX, value))
 
 
+def _hits(n: int) -> str:
+    return f"{n} hit" if n == 1 else f"{n} hits"
+
+
 class DeathlyThrones(Game):
     id = "deathly-thrones"
     name = "Deathly Thrones"
@@ -233,8 +237,8 @@ class DeathlyThrones(Game):
             return f"{head}: a tie, draw again."
         victim = enemy if rnd.target == "enemy" else "you"
         if rnd.damage == 0:
-            return f"{head}: {rnd.hits} hits on {victim}, all stopped by armor {rnd.armor}."
-        return f"{head}: {rnd.hits} hits on {victim}, armor {rnd.armor}, {rnd.damage} damage."
+            return f"{head}: {_hits(rnd.hits)} on {victim}, all stopped by armor {rnd.armor}."
+        return f"{head}: {_hits(rnd.hits)} on {victim}, armor {rnd.armor}, {rnd.damage} damage."
 
     def _discard_table(self, s: RunState) -> None:
         s.battle_discard.extend(s.battle_table)

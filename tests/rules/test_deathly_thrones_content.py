@@ -1,0 +1,76 @@
+"""Deathly Thrones content: the shipped files are valid, and broken ones are explained."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from rules.core import ContentError, load_model
+from rules.core.content import SHIPPED
+from rules.deathly_thrones.content import CharacterFile, Quest, quests
+
+QUEST_DIR = SHIPPED / "deathly-thrones" / "quests"
+
+
+def test_every_shipped_quest_has_forty_events_and_a_boss():
+    qs = quests()
+    assert len(qs) >= 3 and "iron-throne" in qs
+    for quest in qs.values():
+        assert [s.step for s in quest.steps] == list(range(1, 41))
+        assert quest.boss.type == "fight" and quest.boss.step == 40
+        kinds = {s.type for s in quest.steps}
+        assert kinds == {"fight", "hurt", "rest"}
+        assert any(s.story for s in quest.steps)
+
+
+def _write(tmp_path: Path, data) -> Path:
+    path = tmp_path / "broken.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    return path
+
+
+def _iron() -> dict:
+    return yaml.safe_load((QUEST_DIR / "iron-throne.yaml").read_text(encoding="utf-8"))
+
+
+def test_a_fight_without_health_names_file_entry_and_field(tmp_path):
+    data = _iron()
+    del data["steps"][2]["health"]
+    with pytest.raises(ContentError) as err:
+        load_model(_write(tmp_path, data), Quest)
+    text = str(err.value)
+    assert "broken.yaml" in text and "steps.2" in text and "health" in text
+
+
+def test_enemy_armor_is_capped_so_no_fight_can_stall(tmp_path):
+    data = _iron()
+    data["steps"][2]["armor"] = 9
+    with pytest.raises(ContentError) as err:
+        load_model(_write(tmp_path, data), Quest)
+    assert "steps.2.armor" in str(err.value)
+
+
+@pytest.mark.parametrize("change,message", [
+    (lambda d: d["steps"].pop(), "steps 1 to 40"),
+    (lambda d: d["steps"][39].update(type="rest", result={"health": 1}, health=None, armor=None),
+     "step 40 must be the boss fight"),
+    (lambda d: d["steps"][0].update(health=3), "only a fight"),
+    (lambda d: d["steps"][1].update(result={"health": 1}), "must take something away"),
+    (lambda d: d["steps"][0].update(result={}), "must give something back"),
+    (lambda d: d["steps"][0].update(kind="rest"), "steps.0.kind"),
+])
+def test_broken_quests_are_refused(tmp_path, change, message):
+    data = _iron()
+    change(data)
+    with pytest.raises(ContentError) as err:
+        load_model(_write(tmp_path, data), Quest)
+    assert message in str(err.value)
+
+
+def test_duplicate_characters_are_refused(tmp_path):
+    data = {"characters": [{"id": "hero", "name": "A", "health": 3, "armor": 5}] * 2}
+    with pytest.raises(ContentError) as err:
+        load_model(_write(tmp_path, data), CharacterFile)
+    assert "unique" in str(err.value)
