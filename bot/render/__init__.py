@@ -12,6 +12,7 @@ from rules import GAMES
 _MODULES: dict[str, str] = {
     "deathly-thrones": "bot.render.deathly_thrones",
     "gods-of-magic": "bot.render.gods_of_magic",
+    "terra-sancta": "bot.render.terra_sancta",
 }
 
 

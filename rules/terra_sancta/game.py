@@ -126,7 +126,7 @@ class TerraSancta(Game):
             s.stage = "select"
             s.selected = None
             s.damaged = False
-            s.dice = [d for d in s.dice if d.turn >= s.turn - 1]
+            s.dice = [d for d in s.dice if d.turn >= s.turn - len(s.alive) + 1]  # since my last turn
             if not all(p.kind == "K" for p in s.board.values()):
                 return
             # only kings are left: the poison

@@ -66,7 +66,7 @@ class TSState(BaseModel):
     last_move: Mark | None = None
     last_attack: Mark | None = None
     dice: list[DieRoll] = []
-    """Rolls of the current turn and the one before it."""
+    """Rolls of the current turn and of the other players' turns since this player's last one."""
     start_rolls: list[list[int]] = []
     """The d16 start rolls, one list per round (rerolls among the tied highest)."""
     winner: str | None = None

@@ -38,9 +38,8 @@ def position(pieces: dict[str, tuple[str, str] | tuple[str, str, int]], factions
     return s
 
 
-@pytest.fixture
-def dice(monkeypatch):
-    """Script the dice: dice(5, 12) makes the next rolls 5 then 12."""
+def scripted_dice(monkeypatch):
+    """Script the dice: dice(5, 12) makes the next rolls 5 then 12 (then the seeded dice again)."""
     queue: list[int] = []
     real = Rng.roll
 
@@ -54,6 +53,11 @@ def dice(monkeypatch):
 
     monkeypatch.setattr(Rng, "roll", roll)
     return lambda *values: queue.extend(values)
+
+
+@pytest.fixture
+def dice(monkeypatch):
+    return scripted_dice(monkeypatch)
 
 
 def play(s: TSState, *keys: str, player: str | None = None) -> tuple[TSState, list]:
