@@ -252,7 +252,9 @@ def _recombine(s: GomState, player: str, legal: list[Action], by_key: dict[str, 
         if surplus < 0 and "rc:hand" in by_key:
             return by_key["rc:hand"]
         in_play = s.locate(cid) is not None
-        best = _best(legal, lambda a: _gain_place(s, player, cid, a.key[3:])
+        # the same measure as the choice of the card (below), so that the two steps agree
+        gain = _move_gain if in_play else _gain_place
+        best = _best(legal, lambda a: gain(s, player, cid, a.key[3:])
                      if a.key.startswith("rc:to:") or a.key.startswith("rc:on:") else None)
         if best is not None and (not in_play or _move_gain(s, player, cid, best.key[3:]) > 0):
             return best
