@@ -517,3 +517,43 @@ def test_strict_objection_to_a_recombination_restores_its_start():
     assert keys(s, "a") == ["rc:done"], "the table refused the rearrangement: only leaving it as it was"
     s, _ = act(s, "a", "rc:done")
     assert s.player == "b"
+
+
+# ---------------------------------------------------------------------------------------------
+# the automatic player
+
+def _auto(s, player="a"):
+    return G.auto_action(s, player, Rng(seed=0)).key
+
+
+def test_auto_player_completes_a_realm():
+    s = board(hands={"a": ["O01", "E10"]}, realms={"a": [["L05", "A05", ("E05", ["D05"])]]}, phase="play")
+    assert _auto(s) == "play:O01"
+    s, _ = act(s, "a", "play:O01")
+    assert _auto(s) == "to:r0"
+
+
+def test_auto_player_destroys_the_leaders_best_card():
+    s = board(players=("a", "b", "c"), realms={"a": [["L01"]], "b": [["L09", "E10", "A02"]],
+                                                "c": [["L10", "E09", "A03"]]}, scores={"b": 150, "c": 20})
+    s, _ = roll(s, 3)
+    assert _auto(s) == "kill:L09", "the leader's Location takes the whole realm's value with it"
+
+
+def test_auto_player_scores_at_a_visitation_when_ahead_after_imagination():
+    s = board(realms={"a": [["L10", "E10"]], "b": [["L01"]]})
+    s, _ = roll(s, 10)
+    assert _auto(s) == "magic:9"
+
+
+def test_auto_player_beats_random_players():
+    wins = 0
+    for seed in range(10):
+        s = G.setup(["auto", "rnd"], {"target": "100"}, seed)
+        rng = Rng(seed=seed)
+        while G.result(s) is None:
+            p = G.to_act(s)[0]
+            a = G.auto_action(s, p, rng) if p == "auto" else rng.choice(G.legal_actions(s, p))
+            s = G.apply(s, p, a.key).state
+        wins += "auto" in G.result(s).winners
+    assert wins >= 7
