@@ -239,6 +239,12 @@ class Store:
                 self._reader = None
             await self._conn.close()
 
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
     # --- helpers ---------------------------------------------------------------
     async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         if self._reader is None:

@@ -150,6 +150,5 @@ async def test_a_transaction_left_open_by_a_cancelled_task_is_rolled_back(tmp_pa
     session.version = 2
     assert await store.save(session, 1)
     await store.close()
-    store = await Store.open(tmp_path / "p.db")
-    assert (await store.load(sid)).host_id == 10
-    await store.close()
+    async with await Store.open(tmp_path / "p.db") as store:
+        assert (await store.load(sid)).host_id == 10
