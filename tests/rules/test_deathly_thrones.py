@@ -275,3 +275,11 @@ def test_random_playout_ends_in_a_win_or_a_death(character, quest, seed):
         assert s.health == 0 and s.outcome == "dead"
     assert res.tags == {"character": character, "quest": quest}
     assert res.scores == {"p": float(s.position)}
+
+
+def test_simulator_groups_by_character_and_quest():
+    from rules.simulate import simulate
+
+    report = simulate("deathly-thrones", 20, 1, {"character": "barbarian", "quest": "sunken-throne"})
+    assert set(report["by_tag"]) == {"character", "quest"}
+    assert report["by_tag"]["character"]["barbarian"][1] == 20
