@@ -114,9 +114,12 @@ def draw_board(view: TSView) -> bytes:
         rgb = _rgb(view.faction_colours.get(p.owner, "#888888"))
         cx, cy = x + CELL / 2, y + CELL / 2 - (3 if p.hp < p.max_hp else 0)
         radius = 13 if p.kind == "P" else 18
-        ring = (212, 160, 0) if p.kind == "K" else (20, 20, 20)
-        d.ellipse([cx - radius, cy - radius, cx + radius, cy + radius], fill=rgb, outline=ring,
-                  width=4 if p.kind == "K" else 2)
+        d.ellipse([cx - radius, cy - radius, cx + radius, cy + radius], fill=rgb, outline=(20, 20, 20), width=2)
+        if p.kind == "K":  # a king: a white and black double ring, readable on any faction colour
+            d.ellipse([cx - radius + 2, cy - radius + 2, cx + radius - 2, cy + radius - 2], outline=(255, 255, 255),
+                      width=2)
+            d.ellipse([cx - radius + 4, cy - radius + 4, cx + radius - 4, cy + radius - 4], outline=(20, 20, 20),
+                      width=1)
         _centred(d, cx, cy, LETTER[p.kind], letter_small if p.kind == "P" else letter_big, _ink(rgb))
         if p.hp < p.max_hp:
             bx, by = x + 3, y + CELL - 9

@@ -3,7 +3,8 @@
 Each turn it scores every move, attack and shot of its pieces: the chance to kill times the
 target's value (a king is worth the game), the expected wound, minus the risk its piece runs on the
 square it ends on (from a map of what the enemies can reach), plus a small pull towards the nearest
-enemy king. Attackers of its own king are worth more, and its king only moves to flee. Its extra
+enemy king and a bonus for squares from which it could hit a king next turn; the longer nobody is
+hurt, the bolder it gets. Attackers of its own king are worth more, and its king only moves to flee. Its extra
 action hits the most valuable enemy it may kill (lightning) or heals its most valuable wounded piece.
 The plan is a pure function of the state, so it is cached between the two steps of a turn.
 """
@@ -11,16 +12,25 @@ The plan is a pure function of the state, so it is cached between the two steps 
 from __future__ import annotations
 
 from rules.core import Action, Rng
-from rules.terra_sancta.board import DIAGONAL, chebyshev, offset, square_name
+from rules.terra_sancta.board import (
+    ALL_DIRECTIONS,
+    DIAGONAL,
+    ORTHOGONAL,
+    chebyshev,
+    offset,
+    square_name,
+)
 from rules.terra_sancta.content import load_factions
 from rules.terra_sancta.factions import ability_targets, lightning_damage, shot_die
-from rules.terra_sancta.movegen import Move, piece_moves
+from rules.terra_sancta.movegen import KNIGHT_PATHS, RAYS, Move, piece_moves
 from rules.terra_sancta.pieces import Piece, attack_die
 from rules.terra_sancta.state import TSState
 
 VALUE = {"P": 1.0, "N": 3.0, "B": 3.0, "R": 4.0, "Q": 7.0, "K": 60.0}
 RISK_WEIGHT = 0.6
 PULL = 0.06
+KING_AIM = 0.8
+"""Bonus for moving a piece to a square from which it could attack an enemy king next turn."""
 
 _cache: dict[tuple, Move | None] = {}
 
@@ -71,6 +81,21 @@ def _nearest_enemy_king(s: TSState, player: str, sq: int) -> int:
     return best
 
 
+def king_aims(board: dict[int, Piece], king: int) -> dict[str, set[int]]:
+    """kind -> the squares from which a piece of that kind could attack the king on `king`."""
+    orth: set[int] = set()
+    diag: set[int] = set()
+    for d, ray in RAYS[king].items():
+        into = orth if d in ORTHOGONAL else diag
+        for q in ray:
+            into.add(q)
+            if q in board:
+                break
+    ring = {q for q in (offset(king, df, dr) for df, dr in ALL_DIRECTIONS) if q is not None}
+    return {"R": orth, "B": diag, "Q": orth | diag, "N": {t for t, _ in KNIGHT_PATHS[king]},
+            "P": {q for q in diag if chebyshev(q, king) == 1}, "K": ring}
+
+
 def score_moves(s: TSState, player: str, only: int | None = None) -> list[tuple[float, Move]]:
     """Every move of `player` (or of the piece on `only`) with its score, best first."""
     sheet = load_factions()[s.factions[player]]
@@ -79,6 +104,14 @@ def score_moves(s: TSState, player: str, only: int | None = None) -> list[tuple[
     my_king = next((q for q, p in board.items() if p.owner == player and p.kind == "K"), None)
     king_attackers = reach.get(my_king, set()) if my_king is not None else set()
     enemy_kings = [q for q, p in board.items() if p.kind == "K" and p.owner != player]
+    aims = [king_aims(board, k) for k in enemy_kings]
+    counts: dict[str, int] = {}
+    for p in board.values():
+        counts[p.owner] = counts.get(p.owner, 0) + 1
+    hunt = 4.0 if any(counts.get(board[k].owner) == 1 for k in enemy_kings) else 1.0
+    # the longer nothing happens, the bolder it plays (to break a standoff before the draw)
+    boldness = 1.0 + max(s.quiet_turns, 0) / 8
+    hunt *= boldness
     scored: list[tuple[float, Move]] = []
     squares = [only] if only is not None else [q for q in sorted(board) if board[q].owner == player]
     for sq in squares:
@@ -104,10 +137,16 @@ def score_moves(s: TSState, player: str, only: int | None = None) -> list[tuple[
             end_threat = threat.get(end, 0.0)
             if piece.kind == "K":
                 score -= 0.3 if m.kind == "move" and not here_risk else 0.0
-            score += here_risk - _risk(piece, end_threat)
+            score += (here_risk - _risk(piece, end_threat)) / boldness
             if piece.kind != "K" and enemy_kings:
                 dist_end = min(chebyshev(end, k) for k in enemy_kings)
-                score += PULL * (dist_here - dist_end) * (0.5 if piece.kind == "P" else 1.0)
+                score += hunt * PULL * (dist_here - dist_end) * (0.5 if piece.kind == "P" else 1.0)
+                if m.kind == "move":
+                    reach_limit = sheet.piece(piece.kind).range or 11
+                    for k, aim in zip(enemy_kings, aims, strict=True):
+                        if end in aim[piece.kind] and chebyshev(end, k) <= reach_limit:
+                            score += KING_AIM * hunt
+                            break
             # a deterministic tie-break that still varies between games and turns
             score += ((m.frm * 131 + m.to * 17 + s.turn * 7 + s.rng.seed) % 97) * 1e-5
             scored.append((score, m))
