@@ -52,9 +52,14 @@ async def _run(settings: Settings) -> int:
     import discord
 
     from bot.app import build_bot
-    from bot.store import StoreError
+    from bot.store import Store, StoreError
 
-    bot = build_bot(settings)
+    try:  # before logging in, so a bad path is told plainly and without touching the network
+        store = await Store.open(settings.database_path)
+    except StoreError as exc:
+        print(f"Cannot open the database: {exc}", file=sys.stderr)
+        return 2
+    bot = build_bot(settings, store=store)
 
     @bot.event
     async def on_connect() -> None:
@@ -67,9 +72,6 @@ async def _run(settings: Settings) -> int:
             await bot.start(settings.discord_token)
     except discord.LoginFailure:
         print("Discord refused the token: check DISCORD_TOKEN in .env.", file=sys.stderr)
-        return 2
-    except StoreError as exc:
-        print(f"Cannot open the database: {exc}", file=sys.stderr)
         return 2
     return 0
 

@@ -28,7 +28,8 @@ class PantheonBot(commands.Bot):
     """discord.py's Bot with Pantheon's store, session service and controller attached."""
 
     def __init__(self, settings: Settings, *, clock: Callable[[], float] = time.time,
-                 seed_source: Callable[[], int] = new_seed, run_timers: bool = True):
+                 seed_source: Callable[[], int] = new_seed, run_timers: bool = True,
+                 store: Store | None = None):
         intents = discord.Intents.none()
         intents.guilds = True  # channel and thread names; no privileged intents are needed
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
@@ -37,7 +38,7 @@ class PantheonBot(commands.Bot):
         self.clock = clock
         self.seed_source = seed_source
         self.run_timers = run_timers
-        self.store: Store | None = None
+        self.store: Store | None = store
         self.service: SessionService | None = None
         self.controller: Controller | None = None
         self._timer_task: asyncio.Task | None = None
@@ -46,7 +47,8 @@ class PantheonBot(commands.Bot):
     async def setup_hook(self) -> None:
         if self.settings.content_dir:
             set_content_dir(self.settings.content_dir)
-        self.store = await Store.open(self.settings.database_path)
+        if self.store is None:
+            self.store = await Store.open(self.settings.database_path)
         self.service = SessionService(self.store, clock=self.clock, seed_source=self.seed_source)
         self.controller = Controller(self, self.service)
         await self.add_cog(GameCog(self, self.controller))

@@ -55,13 +55,23 @@ class Controller:
     async def _within_budget(self, interaction: discord.Interaction, work: Awaitable[Any],
                              *, thinking: bool = False, ephemeral: bool = False) -> Any:
         """Run `work`; if it takes longer than the budget, defer the interaction meanwhile."""
-        task = asyncio.ensure_future(work)
+        async def guarded() -> tuple[bool, Any]:
+            # errors travel as values, so the task itself never fails (a user error is not a crash)
+            try:
+                return True, await work
+            except Exception as exc:
+                return False, exc
+
+        task = asyncio.ensure_future(guarded())
         try:
-            return await asyncio.wait_for(asyncio.shield(task), RESPONSE_BUDGET)
+            ok, value = await asyncio.wait_for(asyncio.shield(task), RESPONSE_BUDGET)
         except TimeoutError:
             if not interaction.response.is_done():
                 await interaction.response.defer(thinking=thinking, ephemeral=ephemeral)
-            return await task
+            ok, value = await task
+        if not ok:
+            raise value
+        return value
 
     @staticmethod
     async def _edit_response(interaction: discord.Interaction, payload: table.Payload) -> None:

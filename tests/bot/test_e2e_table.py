@@ -1,0 +1,260 @@
+"""The game table through Discord, end to end: lobby, turns, private views, errors, restart."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bot.e2e import ALICE, BOB, CAROL, CHANNEL, Clock, make_bot, open_table, play_auto_move
+from tests.support.discord_harness import DiscordHarness
+
+GAME = "test-high-card"
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "pantheon.db"
+
+
+async def test_lobby_to_result_with_dms_and_stats(db):
+    bot = make_bot(db)
+    async with DiscordHarness(bot) as h:
+        reply = await h.slash("game new", user=ALICE, channel=CHANNEL, options={"game": GAME})
+        assert reply.type == 4 and not reply.ephemeral
+        lobby = reply.message
+        assert "High Card" in lobby.text() and "alice" in lobby.text()
+        labels = [b["label"] for b in lobby.buttons()]
+        assert labels == ["Join", "Leave", "Add bot", "Start", "Cancel"]
+        join = await h.click(lobby, h.find_button(lobby, "Join"), user=BOB)
+        assert join.type == 7 and "bob" in lobby.text()
+        await h.select(lobby, next(s["custom_id"] for s in lobby.selects() if s["custom_id"].endswith(":cards")),
+                       ["1"], user=ALICE)
+        start = await h.click(lobby, h.find_button(lobby, "Start"), user=ALICE)
+        assert start.type == 7
+        table = lobby  # the lobby message becomes the table
+        assert "to act" in table.content and f"<@{ALICE}>" in table.content
+        assert [b["label"] for b in table.buttons()][-1] == "My hand"
+        # each player got a private view by DM with their own card
+        for user in (ALICE, BOB):
+            dms = h.dms_to(user)
+            assert len(dms) == 1 and "your" in dms[0].text().lower() or "High Card" in dms[0].text()
+        alice_dm = h.dms_to(ALICE)[0]
+        play = next(s for s in alice_dm.selects())
+        assert play["options"][0]["label"].startswith("Play")
+        # the table never shows the hand: private actions are only in the DM
+        assert "Play " not in str(table.components)
+        r = await h.select(alice_dm, play["custom_id"], [play["options"][0]["value"]], user=ALICE)
+        assert r.type == 7  # the DM is edited in place, as the response to the click
+        assert table.edits >= 2 and f"<@{BOB}>" in table.content  # the table was edited, not re-posted
+        assert len(h.messages_in(CHANNEL)) == 1
+        log = await h.slash("game log", user=CAROL, channel=CHANNEL)
+        assert log.ephemeral and "alice plays" in log.text()
+        bob_dm = h.dms_to(BOB)[0]
+        play = next(s for s in bob_dm.selects())
+        await h.select(bob_dm, play["custom_id"], [play["options"][0]["value"]], user=BOB)
+        assert "game over" in table.text().lower()
+        assert table.buttons() == []
+        assert "is over" in h.dms_to(ALICE)[0].content and h.dms_to(ALICE)[0].components == []
+        stats = await h.slash("game stats", user=CAROL, channel=CHANNEL)
+        assert "won" in stats.text() and ("alice" in stats.text() and "bob" in stats.text())
+
+
+async def test_wrong_player_and_stale_clicks_change_nothing(db):
+    bot = make_bot(db)
+    async with DiscordHarness(bot) as h:
+        table = await open_table(h, GAME, [ALICE, BOB])
+        session = await bot.service.active_in_channel(CHANNEL)
+        cheer = h.find_button(table, "Cheer")
+        # carol is not seated; bob is seated but it is alice's turn
+        for user, words in ((CAROL, "not playing"), (BOB, "turn")):
+            r = await h.click(table, cheer, user=user)
+            assert r.ephemeral and words in r.text().lower()
+        assert (await bot.service.get(session.id)).version == session.version
+        # alice cheers (a modal), which moves the state on
+        modal = await h.click(table, cheer, user=ALICE)
+        assert modal.type == 9
+        await h.submit_modal(modal, {"line": "Go team"}, user=ALICE)
+        assert "Go team" in table.text()
+        after = await bot.service.get(session.id)
+        assert after.version == session.version + 1
+        # the old DM's select still carries the old version: stale, answered politely
+        old_dm = h.dms_to(ALICE)[0]
+        assert old_dm.selects()  # alice's DM was re-rendered with the new version...
+        stale_id = f"pa:{session.id}:{session.version}:cheer"
+        from tests.support.discord_harness import FakeMessage
+        stale_msg = FakeMessage(id=table.id + 1, channel_id=CHANNEL, components=[
+            {"type": 1, "components": [{"type": 2, "style": 2, "label": "Cheer", "custom_id": stale_id}]}],
+            guild_id=h.guild_id)
+        r = await h.click(stale_msg, stale_id, user=ALICE)
+        assert r.ephemeral and "out of date" in r.text().lower()
+        assert (await bot.service.get(session.id)).version == after.version
+
+
+async def test_malformed_custom_id_gets_a_clear_answer(db):
+    from tests.support.discord_harness import FakeMessage
+
+    bot = make_bot(db)
+    async with DiscordHarness(bot) as h:
+        await open_table(h, GAME, [ALICE, BOB])
+        bad = FakeMessage(id=424242, channel_id=CHANNEL, guild_id=h.guild_id, components=[
+            {"type": 1, "components": [{"type": 2, "style": 2, "label": "?", "custom_id": "pa:12:x:<>"}]}])
+        r = await h.click(bad, "pa:12:x:<>", user=ALICE)
+        assert r.ephemeral and "damaged" in r.text()
+
+
+async def test_dm_refused_falls_back_to_my_hand(db):
+    bot = make_bot(db)
+    async with DiscordHarness(bot) as h:
+        h.block_dms(BOB)
+        table = await open_table(h, GAME, [ALICE, BOB])
+        assert h.dms_to(BOB) == []
+        assert any(c.status == 403 for c in h.calls)
+        assert "bob" in table.content and "My hand" in table.content
+        hand = await h.click(table, h.find_button(table, "My hand"), user=BOB)
+        assert hand.ephemeral and hand.type == 4 and "waiting" in hand.text()
+        assert hand.components == []  # not bob's turn: nothing to press yet
+        # /game hand works too, at any time
+        again = await h.slash("game hand", user=BOB, channel=CHANNEL)
+        assert again.ephemeral and "waiting" in again.text()
+        # playing from the ephemeral view edits it and the table
+        await play_auto_move(h, bot)  # alice plays (from her DM)
+        hand = await h.click(table, h.find_button(table, "My hand"), user=BOB)
+        select = hand.message.selects()[0]
+        r = await h.select(hand.message, select["custom_id"], [select["options"][0]["value"]], user=BOB)
+        assert r.type == 7 and r.ephemeral is not None
+        assert "bob plays" in table.text().lower() or "game over" in table.text().lower()
+
+
+async def test_restart_keeps_the_game_and_old_buttons_work(db):
+    bot = make_bot(db)
+    h = DiscordHarness(bot)
+    await h.start()
+    table = await open_table(h, GAME, [ALICE, BOB])
+    session = await bot.service.active_in_channel(CHANNEL)
+    cheer = h.find_button(table, "Cheer")
+    await h.close()
+    # a new process: new bot, same database file, the same Discord
+    bot2 = make_bot(db)
+    async with DiscordHarness(bot2, restart_of=h) as h2:
+        modal = await h2.click(table, cheer, user=ALICE)
+        assert modal.type == 9
+        await h2.submit_modal(modal, {"line": "Still here"}, user=ALICE)
+        assert "Still here" in table.text()
+        assert (await bot2.service.get(session.id)).version == session.version + 1
+        # and the DM buttons from before the restart
+        dm = h2.dms_to(ALICE)[0]
+        select = dm.selects()[0]
+        r = await h2.select(dm, select["custom_id"], [select["options"][0]["value"]], user=ALICE)
+        assert r.type == 7 and f"<@{BOB}>" in table.content
+
+
+async def test_bad_input_is_explained(db):
+    bot = make_bot(db)
+    async with DiscordHarness(bot) as h:
+        r = await h.slash("game new", user=ALICE, channel=CHANNEL, options={"game": "chess-boxing"})
+        assert r.ephemeral and "Unknown game" in r.text()
+        r = await h.slash("game new", user=ALICE, channel=CHANNEL, options={"game": GAME, "options": "cards"})
+        assert r.ephemeral and "key=value" in r.text()
+        r = await h.slash("game new", user=ALICE, channel=CHANNEL, options={"game": GAME, "options": "cards=9"})
+        assert r.ephemeral and "not a choice" in r.text()
+        lobby = (await h.slash("game new", user=ALICE, channel=CHANNEL, options={"game": GAME})).message
+        r = await h.slash("game new", user=BOB, channel=CHANNEL, options={"game": GAME})
+        assert r.ephemeral and "already" in r.text()
+        r = await h.click(lobby, h.find_button(lobby, "Join"), user=ALICE)
+        assert r.ephemeral and "already" in r.text().lower()
+        r = await h.click(lobby, h.find_button(lobby, "Start"), user=BOB)
+        assert r.ephemeral and "host" in r.text().lower()
+        for user in (BOB, CAROL, 1004):
+            await h.click(lobby, h.find_button(lobby, "Join"), user=user)
+        r = await h.click(lobby, h.find_button(lobby, "Add bot"), user=ALICE)
+        assert r.ephemeral and ("full" in r.text().lower() or "at most" in r.text().lower())
+        r = await h.slash("game status", user=CAROL, channel=2001)
+        assert r.ephemeral and "No game" in r.text()
+        r = await h.slash("game end", user=BOB, channel=CHANNEL)
+        assert r.ephemeral and "host" in r.text().lower()
+        r = await h.slash("game end", user=ALICE, channel=CHANNEL)
+        assert not r.ephemeral and "ended" in r.text()
+        assert lobby.buttons() == []
+
+
+async def test_too_few_players_cannot_start(db):
+    bot = make_bot(db)
+    async with DiscordHarness(bot) as h:
+        reply = await h.slash("game new", user=ALICE, channel=CHANNEL, options={"game": "gods-of-magic"})
+        r = await h.click(reply.message, h.find_button(reply.message, "Start"), user=ALICE)
+        assert r.ephemeral and "at least 2" in r.text()
+
+
+async def test_status_reposts_and_rules_page(db):
+    bot = make_bot(db)
+    async with DiscordHarness(bot) as h:
+        table = await open_table(h, GAME, [ALICE, BOB])
+        r = await h.slash("game status", user=CAROL, channel=CHANNEL)
+        assert r.type == 4 and not r.ephemeral and "to act" in r.content
+        assert table.buttons() == [] and "moved" in table.content
+        session = await bot.service.active_in_channel(CHANNEL)
+        assert session.table_message_id == r.message.id
+        # the new table works
+        await play_auto_move(h, bot)
+        assert r.message.edits >= 1
+        rules_reply = await h.slash("game rules", user=CAROL, channel=CHANNEL, options={"game": "gods-of-magic"})
+        assert rules_reply.ephemeral and "Page 1 of" in rules_reply.text()
+        nxt = h.find_button(rules_reply.message, "Next »")
+        page2 = await h.click(rules_reply.message, nxt, user=CAROL)
+        assert "Page 2 of" in page2.text()
+
+
+async def test_leave_gives_seat_to_automatic_player_and_end_needs_rights(db):
+    bot = make_bot(db)
+    async with DiscordHarness(bot) as h:
+        table = await open_table(h, GAME, [ALICE, BOB, CAROL])
+        r = await h.slash("game leave", user=ALICE, channel=CHANNEL)
+        assert r.ephemeral and "automatic player" in r.text()
+        session = await bot.service.active_in_channel(CHANNEL)
+        assert session.seat_of_user(ALICE).auto
+        # the automatic player moved for alice already: it is bob's turn
+        assert f"<@{BOB}>" in table.content
+        r = await h.slash("game end", user=CAROL, channel=CHANNEL)
+        assert r.ephemeral
+        r = await h.slash("game end", user=CAROL, channel=CHANNEL, permissions=1 << 4)  # Manage Channels
+        assert not r.ephemeral and "ended" in r.text()
+
+
+async def test_turn_timer_reminds_then_plays_for_the_idle_player(db):
+    clock = Clock()
+    bot = make_bot(db, clock=clock)
+    async with DiscordHarness(bot) as h:
+        table = await open_table(h, GAME, [ALICE, BOB], selects={"turn_timer": "300"})
+        session = await bot.service.active_in_channel(CHANNEL)
+        assert session.deadline == pytest.approx(clock.now + 300)
+        await bot.controller.tick()
+        assert len(h.messages_in(CHANNEL)) == 1  # nothing due yet
+        clock.now += 240
+        await bot.controller.tick()
+        reminder = h.messages_in(CHANNEL)[-1]
+        assert f"<@{ALICE}>" in reminder.content and "ends" in reminder.content
+        await bot.controller.tick()
+        assert len(h.messages_in(CHANNEL)) == 2  # reminded once only
+        clock.now += 61
+        await bot.controller.tick()
+        assert "automatic player" in table.text().lower() or "time" in table.text().lower()
+        assert f"<@{BOB}>" in table.content
+        # a restart does not forget the deadline
+        after = await bot.service.active_in_channel(CHANNEL)
+        assert after.deadline == pytest.approx(clock.now + 300)
+
+
+async def test_roll_command(db):
+    bot = make_bot(db)
+    async with DiscordHarness(bot) as h:
+        r = await h.slash("roll", user=ALICE, channel=CHANNEL, options={"dice": "4d6kh3+1"})
+        assert r.type == 4 and not r.ephemeral and "4d6kh3+1 →" in r.text()
+        r = await h.slash("roll", user=ALICE, channel=CHANNEL, options={"dice": "lots"})
+        assert r.ephemeral and "can't read" in r.text()
+
+
+async def test_game_autocomplete_lists_games(db):
+    bot = make_bot(db)
+    async with DiscordHarness(bot) as h:
+        choices = await h.autocomplete("game new", user=ALICE, channel=CHANNEL, options={"game": "gods"},
+                                       focused="game")
+        assert [c["value"] for c in choices] == ["gods-of-magic"]
