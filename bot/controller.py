@@ -241,6 +241,8 @@ class Controller:
         targets = [s.player_id for s in session.seats] if initial else list(result.changed_players)
         if result.result is not None or session.status != "active":
             targets = [s.player_id for s in session.seats]
+        if not session.game().has_private_view:
+            targets = []  # the table shows everything; DMs would only repeat it
         newly_blocked = False
         for pid in targets:
             seat = session.seat(pid)

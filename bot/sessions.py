@@ -618,6 +618,10 @@ class SessionService:
     async def active_in_channel(self, channel_id: int) -> Session | None:
         return await self.store.open_in_channel(channel_id)
 
+    async def latest_in_channel(self, channel_id: int) -> Session | None:
+        """The newest session of this channel, finished ones included."""
+        return await self.store.latest_in_channel(channel_id)
+
     async def sessions_of_user(self, user_id: int) -> list[Session]:
         return await self.store.active_of_user(user_id)
 

@@ -320,6 +320,14 @@ class Store:
         sessions = _sessions_from_rows(rows)
         return sessions[0] if sessions else None
 
+    async def latest_in_channel(self, channel_id: int) -> Session | None:
+        """The newest session of this channel, whatever its status (for /game log after the end)."""
+        rows = await self._fetch(
+            _SELECT_SESSIONS + "WHERE s.id = (SELECT MAX(id) FROM sessions WHERE channel_id = ?)",
+            (channel_id,))
+        sessions = _sessions_from_rows(rows)
+        return sessions[0] if sessions else None
+
     async def active_of_user(self, user_id: int) -> list[Session]:
         rows = await self._fetch(
             _SELECT_SESSIONS + "WHERE s.status = 'active' AND s.id IN "

@@ -59,6 +59,13 @@ class Payload:
         return "\n".join(out)
 
 
+def named_actions(actions: list[Action], names: dict[str, str]) -> list[Action]:
+    """Actions whose labels show player names instead of `who()` references."""
+    return [a.model_copy(update={"label": name_players(a.label, names),
+                                 "description": a.description and name_players(a.description, names)})
+            if "⟨" in a.label or (a.description and "⟨" in a.description) else a for a in actions]
+
+
 def _ctx(session: Session) -> RenderContext:
     state = session.state()
     game = session.game()
@@ -133,8 +140,9 @@ def table_payload(session: Session, events: list[Event] | None = None,
         lines.append(note)
     view = None
     if session.status == "active" and result is None:
-        view = action_view(session.id, session.version, public_actions(session), hand_button=True,
-                           pages=pages)
+        view = action_view(session.id, session.version,
+                           named_actions(public_actions(session), session.names()),
+                           hand_button=session.game().has_private_view, pages=pages)
     names = session.names()
     return Payload(content=name_players("\n".join(lines), names),
                    panels=[p.named(names) for p in panels], view=view)
@@ -166,7 +174,8 @@ def private_payload(session: Session, player_id: str, events: list[Event] | None
         content = f"**{game.name}** · your move{where}"
     else:
         content = f"**{game.name}** · waiting for the others{where}"
-    view = action_view(session.id, session.version, actions, pages=pages) if actions else None
+    view = action_view(session.id, session.version, named_actions(actions, session.names()),
+                       pages=pages) if actions else None
     names = session.names()
     return Payload(content=content, panels=[p.named(names) for p in panels], view=view)
 

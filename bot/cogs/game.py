@@ -89,13 +89,16 @@ class GameCog(commands.Cog):
         except (ServiceError, IllegalAction) as exc:
             await reply_error(interaction, error_text(exc))
 
-    async def _session_here(self, interaction: discord.Interaction):
+    async def _session_here(self, interaction: discord.Interaction, *, finished: bool = False):
+        """The game at this table (in a DM: the user's newest game); `finished` allows an ended one."""
         if interaction.guild_id is None:
             sessions = await self.service.sessions_of_user(interaction.user.id)
             if not sessions:
                 raise ServiceError("You are not playing any game right now.")
-            return sessions[0]
+            return sessions[-1]
         session = await self.service.active_in_channel(interaction.channel_id)
+        if session is None and finished:
+            session = await self.service.latest_in_channel(interaction.channel_id)
         if session is None:
             raise ServiceError("No game is open in this channel. Start one with `/game new`.")
         return session
@@ -167,11 +170,13 @@ class GameCog(commands.Cog):
     @game.command(name="log", description="The last moves of the game at this table")
     async def log(self, interaction: discord.Interaction) -> None:
         async def run():
-            session = await self._session_here(interaction)
+            session = await self._session_here(interaction, finished=True)
             entries = await self.service.recent_log(session.id, limit=15)
+            seat = session.seat_of_user(interaction.user.id)
+            viewer = seat.player_id if seat else None
             lines = []
             for e in entries:
-                texts = [ev.text for ev in e.events if ev.visible_for(None)]
+                texts = [ev.text for ev in e.events if ev.visible_for(viewer)]
                 lines.append(f"`{e.version:>3}` " + ("; ".join(texts) or e.action_key))
             names = session.names()
             panel = Panel(title=f"{session.game().name}: last moves",

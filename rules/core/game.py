@@ -136,6 +136,8 @@ class Game(ABC):
     max_steps: ClassVar[int] = 10_000
     """Upper bound on actions in one game, for playout tests."""
     colour: ClassVar[int] = 0x5865F2
+    has_private_view: ClassVar[bool] = True
+    """False when nothing is hidden from the table (a solo run, chess): no DMs, no "My hand"."""
 
     # --- setup -----------------------------------------------------------
     def resolve_options(self, options: dict[str, str] | None) -> dict[str, str]:

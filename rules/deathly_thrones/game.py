@@ -64,6 +64,7 @@ class DeathlyThrones(Game):
     state_type = RunState
     max_steps = 3000
     colour = 0x8E1B1B
+    has_private_view = False  # nothing is hidden but the deck order: the table is the whole view
 
     def __init__(self) -> None:
         chars = characters()

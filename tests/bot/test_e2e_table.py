@@ -54,6 +54,8 @@ async def test_lobby_to_result_with_dms_and_stats(db):
         assert "game over" in table.text().lower()
         assert table.buttons() == []
         assert "is over" in h.dms_to(ALICE)[0].content and h.dms_to(ALICE)[0].components == []
+        log = await h.slash("game log", user=CAROL, channel=CHANNEL)
+        assert log.ephemeral and "bob plays" in log.text()  # the log of a finished game
         stats = await h.slash("game stats", user=CAROL, channel=CHANNEL)
         assert "won" in stats.text() and ("alice" in stats.text() and "bob" in stats.text())
 

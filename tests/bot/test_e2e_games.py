@@ -1,0 +1,78 @@
+"""Whole games of the real games through Discord (the offline harness)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bot.e2e import ALICE, BOB, CAROL, CHANNEL, make_bot, open_table, play_auto_move
+from tests.support.discord_harness import DiscordHarness
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "pantheon.db"
+
+
+async def _play_out(h, bot, limit: int) -> int:
+    moves = 0
+    while await play_auto_move(h, bot) is not None:
+        moves += 1
+        assert moves < limit, "the game did not end"
+    return moves
+
+
+async def test_gods_of_magic_whole_game_through_discord(db):
+    bot = make_bot(db, seed=11)
+    async with DiscordHarness(bot) as h:
+        table = await open_table(h, "gods-of-magic", [ALICE, BOB], options="target=100")
+        # hands are private: each player has a DM; the table shows domains and the deck count
+        assert h.dms_to(ALICE) and h.dms_to(BOB)
+        session = await bot.service.active_in_channel(CHANNEL)
+        game, state = session.game(), session.state()
+        alice_hand = game.view(state, str(ALICE)).model_dump_json()
+        assert "hand" in alice_hand
+        moves = await _play_out(h, bot, 3000)
+        assert moves > 10
+        assert "game over" in table.text().lower()
+        assert table.buttons() == [] and table.selects() == []
+        assert len(h.messages_in(CHANNEL)) == 1  # one table, edited in place all game long
+        # every DM was edited in place too (one DM message per player)
+        assert len(h.dms_to(ALICE)) == 1 and len(h.dms_to(BOB)) == 1
+        stats = await h.slash("game stats", user=CAROL, channel=CHANNEL, options={"game": "gods-of-magic"})
+        assert "Gods of Magic" in stats.text() and "won of 1" in stats.text()
+
+
+async def test_gods_of_magic_dice_embed_and_storytelling_modal(db):
+    bot = make_bot(db, seed=3)
+    async with DiscordHarness(bot) as h:
+        table = await open_table(h, "gods-of-magic", [ALICE, BOB], options="storytelling=on")
+        saw_modal = saw_dice = False
+        for _ in range(60):
+            reply = await play_auto_move(h, bot, story="The elves dance on the volcano.")
+            if reply is None:
+                break
+            saw_modal = saw_modal or "The elves dance on the volcano." in table.text()
+            saw_dice = saw_dice or any("d10" in (e.get("title") or "") + (e.get("description") or "")
+                                       for e in table.embeds)
+            if saw_modal and saw_dice:
+                break
+        assert saw_modal, "a realm change asked for a line and posted it with the move"
+        assert saw_dice, "the d10 result has its own embed"
+
+
+async def test_deathly_thrones_whole_run_and_stats(db):
+    bot = make_bot(db, seed=5)
+    async with DiscordHarness(bot) as h:
+        table = await open_table(h, "deathly-thrones", [ALICE],
+                                 selects={"character": "dwarf", "quest": "iron-throne"})
+        assert "Dwarf" in table.text() and "Iron Throne" in table.text()
+        assert h.dms_to(ALICE) == []  # nothing hidden in a solo run: no DM copies of the table
+        step = h.find_button(table, "Draw a step card")
+        r = await h.click(table, step, user=BOB)  # a watcher cannot play the run
+        assert r.ephemeral
+        moves = await _play_out(h, bot, 3000)
+        assert moves >= 10
+        assert "game over" in table.text().lower()
+        stats = await h.slash("game stats", user=ALICE, channel=CHANNEL, options={"game": "deathly-thrones"})
+        text = stats.text()
+        assert "alice" in text and "quest:iron-throne" in text and "character:dwarf" in text
