@@ -1,0 +1,69 @@
+"""python -m bot without a token or with a bad database path; the local table."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from bot.__main__ import main
+from bot.config import Settings
+from bot.local import play
+
+
+def test_without_a_token_it_explains_and_exits_nonzero(monkeypatch, capsys, tmp_path):
+    monkeypatch.chdir(tmp_path)  # no .env here
+    monkeypatch.setenv("DISCORD_TOKEN", "")
+    assert main([]) == 2
+    err = capsys.readouterr().err
+    assert "DISCORD_TOKEN" in err and "python -m bot play" in err and "Traceback" not in err
+
+
+def test_an_unwritable_database_path_is_told_plainly(monkeypatch, capsys, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
+    monkeypatch.setenv("DATABASE_PATH", str(blocker / "pantheon.db"))
+    assert main([]) == 2
+    assert "Cannot open the database" in capsys.readouterr().err
+
+
+def _args(**kw):
+    base = dict(game="test-high-card", players=2, bots=0, seed=4, option=["cards=3"], new=False)
+    base.update(kw)
+    return argparse.Namespace(**base)
+
+
+async def test_local_table_plays_hot_seat_to_the_end_and_resumes(tmp_path):
+    settings = Settings(database_path=tmp_path / "local.db", discord_token="")
+    out: list[str] = []
+    answers = iter(["1", "q"])
+    assert await play(_args(), settings, ask=lambda _: next(answers), out=out.append) == 0
+    assert any("Saved" in line for line in out)
+    # the next run resumes the same game and plays it out
+    out2: list[str] = []
+    answers2 = iter(["9", "x", "1", "1", "1", "1", "1", "1"])
+    assert await play(_args(), settings, ask=lambda _: next(answers2), out=out2.append) == 0
+    text = "\n".join(out2)
+    assert "Resuming game" in text
+    assert "Type a number" in text  # 9 and x are not choices
+    assert "game over" in text.lower()
+
+
+async def test_local_table_with_automatic_players(tmp_path):
+    settings = Settings(database_path=tmp_path / "local.db", discord_token="")
+    out: list[str] = []
+    answers = iter(["1"] * 50)
+    code = await play(_args(players=1, bots=2), settings, ask=lambda _: next(answers), out=out.append)
+    assert code == 0 and "game over" in "\n".join(out).lower()
+
+
+@pytest.mark.parametrize("game", ["gods-of-magic", "deathly-thrones"])
+async def test_local_table_real_games_start(tmp_path, game):
+    settings = Settings(database_path=tmp_path / "local.db", discord_token="")
+    out: list[str] = []
+    answers = iter(["1", "1", "1", "q"])
+    args = _args(game=game, players=1, bots=1 if game == "gods-of-magic" else 0, option=[])
+    assert await play(args, settings, ask=lambda _: next(answers), out=out.append) == 0
+    assert "choose" in "\n".join(out)
