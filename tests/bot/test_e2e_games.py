@@ -76,3 +76,32 @@ async def test_deathly_thrones_whole_run_and_stats(db):
         stats = await h.slash("game stats", user=ALICE, channel=CHANNEL, options={"game": "deathly-thrones"})
         text = stats.text()
         assert "alice" in text and "quest:iron-throne" in text and "character:dwarf" in text
+
+
+async def test_gods_of_magic_strict_storytelling_objection_through_buttons(db):
+    bot = make_bot(db, seed=8)
+    async with DiscordHarness(bot) as h:
+        table = await open_table(h, "gods-of-magic", [ALICE, BOB, CAROL], options="storytelling=strict")
+        for _ in range(80):
+            session = await bot.service.active_in_channel(CHANNEL)
+            if session.state().objection is not None:
+                break
+            await play_auto_move(h, bot, story="A dull line.")
+        else:
+            pytest.fail("no realm change happened")
+        state = session.state()
+        mover = state.objection.mover
+        before = type(state).model_validate_json(state.objection.snapshot)
+        assert "A dull line." in table.text()
+        objectors = [u for u in (ALICE, BOB, CAROL) if str(u) != mover]
+        # the mover cannot object to their own line
+        r = await h.click(table, h.find_button(table, "Object to this story"), user=int(mover))
+        assert r.ephemeral
+        for user in objectors:
+            await h.click(table, h.find_button(table, "Object to this story"), user=user)
+        after = (await bot.service.active_in_channel(CHANNEL)).state()
+        assert after.objection is None
+        assert after.domains == before.domains  # the move was undone
+        assert f"<@{mover}>" in table.content  # and the mover chooses again
+        # the objection window has its own short deadline
+        assert session.deadline is not None
