@@ -83,7 +83,7 @@ async def test_wrong_player_and_stale_clicks_change_nothing(db):
         assert old_dm.selects()  # alice's DM was re-rendered with the new version...
         stale_id = f"pa:{session.id}:{session.version}:cheer"
         from tests.support.discord_harness import FakeMessage
-        stale_msg = FakeMessage(id=table.id + 1, channel_id=CHANNEL, components=[
+        stale_msg = FakeMessage(id=987_654_322, channel_id=CHANNEL, components=[
             {"type": 1, "components": [{"type": 2, "style": 2, "label": "Cheer", "custom_id": stale_id}]}],
             guild_id=h.guild_id)
         r = await h.click(stale_msg, stale_id, user=ALICE)
@@ -260,3 +260,56 @@ async def test_game_autocomplete_lists_games(db):
         choices = await h.autocomplete("game new", user=ALICE, channel=CHANNEL, options={"game": "gods"},
                                        focused="game")
         assert [c["value"] for c in choices] == ["gods-of-magic"]
+
+
+@pytest.mark.parametrize("status,code", [(429, 0), (403, 50013), (500, 0)])
+async def test_a_failed_table_edit_never_loses_the_move(db, status, code):
+    bot = make_bot(db)
+    async with DiscordHarness(bot) as h:
+        table = await open_table(h, GAME, [ALICE, BOB])
+        session = await bot.service.active_in_channel(CHANNEL)
+        dm = h.dms_to(ALICE)[0]
+        select = dm.selects()[0]
+        # the move is made from the DM; the table edit (a REST PATCH) fails
+        h.fail_next("PATCH", rf"/channels/{CHANNEL}/messages/{table.id}", status, code)
+        with h.allow_errors():
+            r = await h.select(dm, select["custom_id"], [select["options"][0]["value"]], user=ALICE)
+        assert r.type == 7
+        assert f"<@{ALICE}>" in table.content  # the table could not be edited...
+        after = await bot.service.get(session.id)
+        assert after.version > session.version  # ...but the move is committed
+        status_reply = await h.slash("game status", user=BOB, channel=CHANNEL)
+        assert f"<@{BOB}>" in status_reply.content and "alice plays" not in status_reply.content
+
+
+async def test_a_deleted_table_message_is_posted_again(db):
+    bot = make_bot(db)
+    async with DiscordHarness(bot) as h:
+        table = await open_table(h, GAME, [ALICE, BOB])
+        h.fail_next("PATCH", rf"/channels/{CHANNEL}/messages/{table.id}", 404, 10008)
+        dm = h.dms_to(ALICE)[0]
+        select = dm.selects()[0]
+        await h.select(dm, select["custom_id"], [select["options"][0]["value"]], user=ALICE)
+        newest = h.messages_in(CHANNEL)[-1]
+        assert newest.id != table.id and f"<@{BOB}>" in newest.content
+        session = await bot.service.active_in_channel(CHANNEL)
+        assert session.table_message_id == newest.id
+
+
+async def test_finished_game_clicks_and_host_autoplay(db):
+    bot = make_bot(db)
+    async with DiscordHarness(bot) as h:
+        table = await open_table(h, GAME, [ALICE, BOB], selects={"cards": "1"})
+        r = await h.slash("game autoplay", user=BOB, channel=CHANNEL, options={"player": ALICE})
+        assert r.ephemeral and "host" in r.text().lower()
+        r = await h.slash("game autoplay", user=ALICE, channel=CHANNEL, options={"player": BOB})
+        assert r.ephemeral and "automatic player" in r.text()
+        old_cheer = h.find_button(table, "Cheer")
+        from copy import deepcopy
+        snapshot = deepcopy(table.components)
+        await play_auto_move(h, bot)  # alice plays; bob's seat is automatic and finishes the game
+        assert "game over" in table.text().lower()
+        from tests.support.discord_harness import FakeMessage
+        old = FakeMessage(id=987_654_321, channel_id=CHANNEL, guild_id=h.guild_id, components=snapshot)
+        r = await h.click(old, old_cheer, user=ALICE)
+        assert r.ephemeral and ("finished" in r.text().lower() or "over" in r.text().lower())
