@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot.cogs.dice import DiceCog
 from bot.cogs.game import GameCog
+from bot.cogs.move import MoveCog
 from bot.config import Settings
 from bot.controller import Controller
 from bot.sessions import SessionService
@@ -53,6 +54,7 @@ class PantheonBot(commands.Bot):
         self.controller = Controller(self, self.service)
         await self.add_cog(GameCog(self, self.controller))
         await self.add_cog(DiceCog(self, seed_source=self.seed_source))
+        await self.add_cog(MoveCog(self, self.controller))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.run_timers:
             self._timer_task = asyncio.create_task(self._timers(), name="pantheon-timers")

@@ -337,10 +337,14 @@ class SessionService:
                                  data={"seed": seed})])
             return await self._commit(change)
 
-    async def act(self, session_id: int, user_id: int, action_key: str, *,
+    async def act(self, session_id: int, user_id: int, action_key: str | list[str], *,
                   version: int | None, text: str | None = None) -> ActResult:
-        """A person's action. `version` None: not checked (commands). Raises StaleVersion,
-        NotSeated, NotYourTurn, ServiceError, or the rules' IllegalAction."""
+        """A person's action, or several applied together in one commit (a typed `/move`).
+        `version` None: not checked (commands). Raises StaleVersion, NotSeated, NotYourTurn,
+        ServiceError, or the rules' IllegalAction (then nothing is written)."""
+        keys = [action_key] if isinstance(action_key, str) else list(action_key)
+        if not keys:
+            raise ServiceError("No move given.")
         async with self._locked(session_id):
             session = await self.get(session_id)
             self._require_active(session)
@@ -355,9 +359,10 @@ class SessionService:
             game, state, pid = change.game, change.state, seat.player_id
             assert state is not None
             if pid not in game.to_act(state) and not any(
-                    a.key == action_key for a in game.legal_actions(state, pid)):
+                    a.key == keys[0] for a in game.legal_actions(state, pid)):
                 raise NotYourTurn()
-            change.play(pid, action_key, text=text)
+            for i, key in enumerate(keys):
+                change.play(pid, key, text=text if i == len(keys) - 1 else None)
             return await self._commit(change)
 
     async def hand_to_auto(self, session_id: int, player_id: str, by_user_id: int, *,

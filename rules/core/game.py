@@ -218,6 +218,15 @@ class Game(ABC):
             raise IllegalAction("It is not your turn.")
         raise IllegalAction("That move is not possible now.")
 
+    def parse_move_text(self, state: BaseModel, player: str, text: str) -> list[str]:
+        """The action keys that play a typed move (`/move b3 c5`), in order; IllegalAction with a
+        reason when the text cannot be read or the move is not allowed."""
+        raise IllegalAction(f"{self.name} has no typed moves: use the buttons on the table.")
+
+    def move_completions(self, state: BaseModel, player: str, prefix: str) -> list[str]:
+        """Typed moves starting with `prefix`, for autocomplete (at most 25)."""
+        return []
+
     def players(self, state: BaseModel) -> list[str]:
         return list(state.players)
 

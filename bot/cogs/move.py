@@ -1,0 +1,52 @@
+"""/move: a typed move for games that have a notation (Terra Sancta: `/move b3 c5`)."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.controller import Controller, error_text, reply_error
+from bot.sessions import NotSeated, ServiceError
+from rules.core import IllegalAction
+
+
+class MoveCog(commands.Cog):
+    def __init__(self, bot: commands.Bot, controller: Controller):
+        self.bot = bot
+        self.controller = controller
+        self.service = controller.service
+
+    async def _seat(self, interaction: discord.Interaction):
+        if interaction.guild_id is None:
+            raise ServiceError("Type moves in the channel where the game is played.")
+        session = await self.service.active_in_channel(interaction.channel_id)
+        if session is None or session.status != "active":
+            raise ServiceError("No game is being played in this channel.")
+        seat = session.seat_of_user(interaction.user.id)
+        if seat is None:
+            raise NotSeated()
+        return session, seat
+
+    async def move_autocomplete(self, interaction: discord.Interaction,
+                                current: str) -> list[app_commands.Choice[str]]:
+        try:
+            session, seat = await self._seat(interaction)
+        except ServiceError:
+            return []
+        options = session.game().move_completions(session.state(), seat.player_id, current)
+        return [app_commands.Choice(name=o[:100], value=o[:100]) for o in options[:25]]
+
+    @app_commands.command(name="move", description="Type a move, e.g. b3 c5, b3xc5 via c4 (Terra Sancta)")
+    @app_commands.describe(move="From square, to square: b3 c5; x for an attack, * for a shot, via for a knight's path")
+    @app_commands.autocomplete(move=move_autocomplete)
+    async def move(self, interaction: discord.Interaction, move: str) -> None:
+        try:
+            session, seat = await self._seat(interaction)
+            keys = session.game().parse_move_text(session.state(), seat.player_id, move)
+            result = await self.service.act(session.id, interaction.user.id, keys, version=session.version)
+        except (ServiceError, IllegalAction) as exc:
+            await reply_error(interaction, error_text(exc))
+            return
+        await interaction.response.send_message(f"Played `{move}`.", ephemeral=True)
+        await self.controller.publish(result)
