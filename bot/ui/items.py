@@ -18,74 +18,44 @@ def _controller(interaction: discord.Interaction) -> Any:
     return interaction.client.controller  # type: ignore[attr-defined]
 
 
-class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.LOOSE["pa"]):
+class _Routed:
+    """Rebuilds the item from its custom id and hands every click to the controller."""
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
+        return cls(item.custom_id)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values")
+        await _controller(interaction).on_component(interaction, self.custom_id, values)
+
+
+class ActionButton(_Routed, discord.ui.DynamicItem[discord.ui.Button], template=ids.LOOSE["pa"]):
     def __init__(self, custom_id: str, label: str = "?", style=discord.ButtonStyle.secondary,
                  row: int | None = None, disabled: bool = False):
         super().__init__(discord.ui.Button(custom_id=custom_id, label=label, style=style,
                                            disabled=disabled), row=row)
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
-        return cls(item.custom_id)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _controller(interaction).on_component(interaction, self.custom_id)
-
-
-class ActionSelect(discord.ui.DynamicItem[discord.ui.Select], template=ids.LOOSE["ps"]):
+class ActionSelect(_Routed, discord.ui.DynamicItem[discord.ui.Select], template=ids.LOOSE["ps"]):
     def __init__(self, custom_id: str, options: list[discord.SelectOption] | None = None,
                  placeholder: str | None = None, row: int | None = None):
         super().__init__(discord.ui.Select(custom_id=custom_id, options=options or [],
                                            placeholder=placeholder), row=row)
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
-        return cls(item.custom_id)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values", [])
-        await _controller(interaction).on_component(interaction, self.custom_id, values)
-
-
-class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.LOOSE["ph"]):
+class HandButton(_Routed, discord.ui.DynamicItem[discord.ui.Button], template=ids.LOOSE["ph"]):
     def __init__(self, custom_id: str, label: str = "My hand", row: int | None = None):
         super().__init__(discord.ui.Button(custom_id=custom_id, label=label, emoji="🂠",
                                            style=discord.ButtonStyle.primary), row=row)
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
-        return cls(item.custom_id)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _controller(interaction).on_component(interaction, self.custom_id)
+class LobbyButton(ActionButton, template=ids.LOOSE["pl"]):
+    """Join, Leave, Add bot, Start, Cancel."""
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.LOOSE["pl"]):
-    def __init__(self, custom_id: str, label: str = "?", style=discord.ButtonStyle.secondary,
-                 row: int | None = None):
-        super().__init__(discord.ui.Button(custom_id=custom_id, label=label, style=style), row=row)
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
-        return cls(item.custom_id)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _controller(interaction).on_component(interaction, self.custom_id)
-
-
-class OptionSelect(discord.ui.DynamicItem[discord.ui.Select], template=ids.LOOSE["po"]):
-    def __init__(self, custom_id: str, options: list[discord.SelectOption] | None = None,
-                 placeholder: str | None = None, row: int | None = None):
-        super().__init__(discord.ui.Select(custom_id=custom_id, options=options or [],
-                                           placeholder=placeholder), row=row)
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
-        return cls(item.custom_id)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values", [])
-        await _controller(interaction).on_component(interaction, self.custom_id, values)
+class OptionSelect(ActionSelect, template=ids.LOOSE["po"]):
+    """A lobby option (host only)."""
 
 
 DYNAMIC_ITEMS = (ActionButton, ActionSelect, HandButton, LobbyButton, OptionSelect)
