@@ -96,8 +96,9 @@ def public_actions(session: Session) -> list[Action]:
     return list(seen.values())
 
 
-def latest_panel(session: Session, events: list[Event]) -> Panel | None:
-    lines = [f"• {e.text}" for e in events if e.visible_for(None)]
+def latest_panel(session: Session, events: list[Event], shown: str = "") -> Panel | None:
+    """The public events of the last action, except those another panel already tells."""
+    lines = [f"• {e.text}" for e in events if e.visible_for(None) and e.text not in shown]
     if not lines:
         return None
     if len(lines) > LATEST_LINES:
@@ -116,8 +117,10 @@ def table_payload(session: Session, events: list[Event] | None = None,
     panels = list(renderer.table(game.view(state, None), ctx))
     public_events = [e for e in (events or []) if e.visible_for(None)]
     if public_events:
-        panels += renderer.events(public_events, ctx)
-        latest = latest_panel(session, public_events)
+        event_panels = renderer.events(public_events, ctx)
+        panels += event_panels
+        shown = "\n".join(p.description + "\n" + "\n".join(f.value for f in p.fields) for p in event_panels)
+        latest = latest_panel(session, public_events, shown)
         if latest:
             panels.append(latest)
     result = game.result(state)

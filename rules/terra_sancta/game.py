@@ -50,6 +50,18 @@ class TerraSancta(Game):
     ]
     max_steps = 5000
     colour = 0x2B6CB0
+    has_private_view = False  # nothing is hidden: the table is every player's view
+
+    # --- typed moves (/move) -------------------------------------------------
+    def parse_move_text(self, state, player, text):
+        from rules.terra_sancta.notation import parse_line
+
+        return parse_line(self, state, player, text)
+
+    def move_completions(self, state, player, prefix):
+        from rules.terra_sancta.notation import completions
+
+        return completions(self, state, player, prefix)
 
     # --- setup -----------------------------------------------------------
     def check_players(self, count: int) -> None:

@@ -1,0 +1,67 @@
+"""Terra Sancta through Discord: the board image, menus, /move with autocomplete, a whole game."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bot.e2e import ALICE, BOB, CAROL, CHANNEL, make_bot, open_table, play_auto_move
+from tests.support.discord_harness import DiscordHarness
+
+PNG = b"\x89PNG\r\n\x1a\n"
+IMAGE = "terra-sancta.png"
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "pantheon.db"
+
+
+async def test_board_image_menus_and_typed_moves(db):
+    bot = make_bot(db, seed=21)
+    async with DiscordHarness(bot) as h:
+        table = await open_table(h, "terra-sancta", [ALICE, BOB])
+        assert h.dms_to(ALICE) == [] and h.dms_to(BOB) == []  # nothing hidden: no DMs
+        # the factions are chosen first, from the table
+        for _ in range(2):
+            await play_auto_move(h, bot)
+        session = await bot.service.active_in_channel(CHANNEL)
+        state = session.state()
+        assert state.stage in ("select", "act")
+        board = table.attachments.get(IMAGE)
+        assert board is not None and board.startswith(PNG)
+        assert any((e.get("image") or {}).get("url") == f"attachment://{IMAGE}" for e in table.embeds)
+        mover = int(state.turn_player)
+        other = ALICE if mover == BOB else BOB
+        # the piece menu is a select on the table
+        assert any("piece" in (s.get("placeholder") or "").lower() for s in table.selects())
+        # /move: autocomplete offers legal typed moves; a wrong player or a bad line is explained
+        choices = await h.autocomplete("move", user=mover, channel=CHANNEL, options={"move": ""},
+                                       focused="move")
+        assert choices and all(c["value"] for c in choices)
+        r = await h.slash("move", user=other, channel=CHANNEL, options={"move": choices[0]["value"]})
+        assert r.ephemeral
+        r = await h.slash("move", user=mover, channel=CHANNEL, options={"move": "z9 q1"})
+        assert r.ephemeral and "can't read" in r.text()
+        before = (await bot.service.get(session.id)).version
+        quiet = next(c["value"] for c in choices if "x" not in c["value"] and "*" not in c["value"])
+        r = await h.slash("move", user=mover, channel=CHANNEL, options={"move": quiet})
+        assert r.ephemeral and "Played" in r.text()
+        after = await bot.service.get(session.id)
+        assert after.version > before
+        frm, to = quiet.split()
+        assert frm in table.text() or to in table.text() or after.state().turn_player != str(mover)
+        assert table.attachments[IMAGE] != board  # the board image was redrawn
+
+
+async def test_alone_against_three_automatic_players_to_the_end(db):
+    bot = make_bot(db, seed=4)
+    async with DiscordHarness(bot) as h:
+        table = await open_table(h, "terra-sancta", [ALICE], bots=3, options="factions=random")
+        moves = 0
+        while await play_auto_move(h, bot) is not None:
+            moves += 1
+            assert moves < 1500
+        assert "game over" in table.text().lower()
+        assert table.attachments[IMAGE].startswith(PNG)
+        stats = await h.slash("game stats", user=CAROL, channel=CHANNEL, options={"game": "terra-sancta"})
+        assert "alice" in stats.text() and "faction:" in stats.text()
