@@ -313,3 +313,14 @@ async def test_finished_game_clicks_and_host_autoplay(db):
         old = FakeMessage(id=987_654_321, channel_id=CHANNEL, guild_id=h.guild_id, components=snapshot)
         r = await h.click(old, old_cheer, user=ALICE)
         assert r.ephemeral and ("finished" in r.text().lower() or "over" in r.text().lower())
+
+
+async def test_a_table_in_a_thread_and_one_per_channel(db):
+    bot = make_bot(db)
+    async with DiscordHarness(bot, thread_ids=(2500,)) as h:
+        thread_table = await open_table(h, GAME, [ALICE, BOB], channel=2500)
+        assert "to act" in thread_table.content
+        # the parent channel is free for its own game
+        other = await open_table(h, GAME, [CAROL], channel=CHANNEL)
+        assert "to act" in other.content
+        assert (await bot.service.active_in_channel(2500)).id != (await bot.service.active_in_channel(CHANNEL)).id
