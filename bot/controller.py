@@ -250,7 +250,8 @@ class Controller:
                 continue
             if seat.dm_blocked and not initial:
                 continue
-            blocked = await self.update_dm(session, pid, result.events)
+            blocked = await self.update_dm(session, pid, result.events,
+                                           fresh=pid in result.newly_to_act and not initial)
             if blocked and not seat.dm_blocked:
                 newly_blocked = True
         if newly_blocked:
@@ -274,14 +275,23 @@ class Controller:
         except discord.HTTPException as exc:
             log.warning("session %s: table edit failed (the state is safe): %s", session.id, exc)
 
-    async def update_dm(self, session: Session, player_id: str, events=None) -> bool:
-        """Edit (or send) a player's private view by DM. Returns True when their DMs are closed."""
+    async def update_dm(self, session: Session, player_id: str, events=None, *, fresh: bool = False) -> bool:
+        """Edit (or send) a player's private view by DM. Returns True when their DMs are closed.
+
+        `fresh`: their turn has just come, so the view is sent anew (Discord notifies a new DM,
+        not an edit) and the previous one is deleted: one message per player, never a pile."""
         seat = session.seat(player_id)
         assert seat is not None and seat.user_id is not None
         payload = table.private_payload(session, player_id, events)
         known = await self.service.dm_message(session.id, player_id)
         try:
-            if known is not None:
+            if known is not None and fresh:
+                channel = self.bot.get_partial_messageable(known[0], type=discord.ChannelType.private)
+                try:
+                    await channel.get_partial_message(known[1]).delete()
+                except discord.HTTPException:
+                    pass  # already gone, or not ours to delete: the new DM is sent all the same
+            elif known is not None:
                 channel = self.bot.get_partial_messageable(known[0], type=discord.ChannelType.private)
                 try:
                     await channel.get_partial_message(known[1]).edit(**payload.edit_kwargs())

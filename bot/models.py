@@ -104,6 +104,8 @@ class ActResult(BaseModel):
     """Set when the game finished now."""
     timed_out: list[str] = Field(default_factory=list)
     """Player ids whose turn the automatic player took because time ran out."""
+    newly_to_act: list[str] = Field(default_factory=list)
+    """People who were not to act before this change and are now (their turn has come)."""
 
 
 class LogEntry(BaseModel):

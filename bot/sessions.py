@@ -537,10 +537,13 @@ class SessionService:
             session.deadline = session.remind_at = None
             session.reminded = False
         changed = self._changed_players(change)
+        before = set(game.to_act(change.old_state)) if change.old_state is not None else set()
+        newly = [p for p in change.humans_to_act(change.state) if p not in before] \
+            if session.status == "active" else []
         await self._save(session, change.base_version, seats=session.seats != change.old_seats,
                          log_rows=change.log, results=results)
         return ActResult(session=session, events=change.events, changed_players=changed,
-                         result=result, timed_out=timed_out or [])
+                         result=result, timed_out=timed_out or [], newly_to_act=newly)
 
     # --- timers -------------------------------------------------------------------
     async def due_reminders(self) -> list[Session]:

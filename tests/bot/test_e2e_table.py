@@ -42,8 +42,12 @@ async def test_lobby_to_result_with_dms_and_stats(db):
         assert play["options"][0]["label"].startswith("Play")
         # the table never shows the hand: private actions are only in the DM
         assert "Play " not in str(table.components)
+        bob_first_dm = h.dms_to(BOB)[0]
         r = await h.select(alice_dm, play["custom_id"], [play["options"][0]["value"]], user=ALICE)
         assert r.type == 7  # the DM is edited in place, as the response to the click
+        # bob's turn has come: his view is sent anew (a DM notifies, an edit does not), the old one deleted
+        assert bob_first_dm.deleted and len(h.dms_to(BOB)) == 1 and h.dms_to(BOB)[0] is not bob_first_dm
+        assert "your move" in h.dms_to(BOB)[0].content
         assert table.edits >= 2 and f"<@{BOB}>" in table.content  # the table was edited, not re-posted
         assert len(h.messages_in(CHANNEL)) == 1
         log = await h.slash("game log", user=CAROL, channel=CHANNEL)
