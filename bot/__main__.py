@@ -73,6 +73,9 @@ async def _run(settings: Settings) -> int:
     except discord.LoginFailure:
         print("Discord refused the token: check DISCORD_TOKEN in .env.", file=sys.stderr)
         return 2
+    except (OSError, discord.GatewayNotFound, discord.HTTPException) as exc:
+        print(f"Cannot reach Discord ({exc}). Check the network, then start again.", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -328,3 +328,15 @@ async def test_a_table_in_a_thread_and_one_per_channel(db):
         other = await open_table(h, GAME, [CAROL], channel=CHANNEL)
         assert "to act" in other.content
         assert (await bot.service.active_in_channel(2500)).id != (await bot.service.active_in_channel(CHANNEL)).id
+
+
+async def test_game_hand_from_a_dm(db):
+    bot = make_bot(db)
+    async with DiscordHarness(bot) as h:
+        await open_table(h, GAME, [ALICE, BOB])
+        r = await h.slash("game hand", user=ALICE, guild=False)
+        assert r.ephemeral and "your move" in r.text()
+        r = await h.slash("game hand", user=CAROL, guild=False)
+        assert r.ephemeral and "not playing any game" in r.text()
+        r = await h.slash("game new", user=CAROL, guild=False, options={"game": GAME})
+        assert r.ephemeral and "server channel" in r.text()
