@@ -104,6 +104,9 @@ MIGRATIONS: list[list[str]] = [
         )""",
         "CREATE INDEX results_guild ON results (guild_id, game_id)",
     ],
+    [  # 3: the newest session of a channel (/game log after the end)
+        "CREATE INDEX sessions_channel ON sessions (channel_id, id)",
+    ],
 ]
 
 LATEST_VERSION = len(MIGRATIONS)
