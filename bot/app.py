@@ -4,6 +4,7 @@ benchmark all start from `build_bot`."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import time
 from collections.abc import Callable
@@ -56,6 +57,9 @@ class PantheonBot(commands.Bot):
         await self.add_cog(DiceCog(self, seed_source=self.seed_source))
         await self.add_cog(MoveCog(self, self.controller))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        # Everything loaded so far (content, registries, discord.py's caches) lives for the whole
+        # process: keep it out of the collector's full passes, which otherwise add ~25 ms pauses.
+        gc.freeze()
         if self.run_timers:
             self._timer_task = asyncio.create_task(self._timers(), name="pantheon-timers")
 
