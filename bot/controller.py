@@ -187,7 +187,8 @@ class Controller:
         else:
             await self._edit_response(interaction, table.private_payload(session, player, result.events))
         in_dm = interaction.guild_id is None
-        await self.publish(result, table_done=on_table, skip_dm=player if in_dm else None)
+        await self.publish(result, table_done=on_table, skip_dm=player if in_dm else None,
+                           actor=interaction.user.id)
 
     # ------------------------------------------------------------------ lobby
     async def _lobby(self, interaction: discord.Interaction, session_id: int, op: str) -> None:
@@ -207,7 +208,7 @@ class Controller:
             await self._edit_response(interaction, table.table_payload(session, result.events))
             if interaction.message is not None:
                 await svc.set_table_message(session.id, interaction.message.channel.id, interaction.message.id)
-            await self.publish(result, table_done=True, initial=True)
+            await self.publish(result, table_done=True, initial=True, actor=user.id)
             return
         else:
             raise ServiceError("Unknown lobby button.")
@@ -235,7 +236,7 @@ class Controller:
 
     # ------------------------------------------------------------------ publishing
     async def publish(self, result: ActResult, *, table_done: bool = False, skip_dm: str | None = None,
-                      initial: bool = False) -> None:
+                      initial: bool = False, actor: int | None = None) -> None:
         """Bring the DMs and (unless already done) the table message up to date."""
         session = result.session
         targets = [s.player_id for s in session.seats] if initial else list(result.changed_players)
@@ -258,6 +259,35 @@ class Controller:
             session = await self.service.get(session.id)
         if not table_done or newly_blocked:
             await self.update_table(session, result.events)
+        await self.ping_turn(session, result, actor)
+
+    async def ping_turn(self, session: Session, result: ActResult, actor: int | None) -> None:
+        """Tell people in the channel that their turn has come when no DM did it (nothing hidden
+        in the game, or DMs closed). One ping message per table: the previous one is deleted."""
+        ping = []
+        for pid in result.newly_to_act:
+            seat = session.seat(pid)
+            if seat is None or seat.auto or seat.user_id is None or seat.user_id == actor:
+                continue
+            if session.game().has_private_view and not seat.dm_blocked:
+                continue  # their fresh DM notified them
+            ping.append(seat.user_id)
+        if not ping or not session.table_channel_id:
+            return
+        channel = self.bot.get_partial_messageable(session.table_channel_id)
+        old = await self.service.ping_message(session.id)
+        try:
+            if old is not None:
+                try:
+                    await channel.get_partial_message(old[1]).delete()
+                except discord.HTTPException:
+                    pass
+            msg = await channel.send(
+                f"🔔 {' '.join(f'<@{u}>' for u in ping)}: your turn in **{session.game().name}** (table above).",
+                allowed_mentions=table.MENTIONS)
+            await self.service.set_ping_message(session.id, channel.id, msg.id)
+        except discord.HTTPException as exc:
+            log.warning("session %s: turn ping failed: %s", session.id, exc)
 
     async def update_table(self, session: Session, events=None, note: str | None = None) -> None:
         if not session.table_message_id or not session.table_channel_id:

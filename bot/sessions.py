@@ -27,6 +27,9 @@ from rules.core.rng import Rng, new_seed
 
 log = logging.getLogger(__name__)
 
+PING_TARGET = "#ping"
+"""The `messages.target` of a session's turn ping in the channel."""
+
 TURN_TIMER_CHOICES: list[tuple[str, str]] = [
     ("0", "Off"),
     ("60", "1 minute"),
@@ -621,6 +624,13 @@ class SessionService:
 
     async def dm_message(self, session_id: int, player_id: str) -> tuple[int, int] | None:
         return await self.store.get_message(session_id, player_id)
+
+    async def set_ping_message(self, session_id: int, channel_id: int, message_id: int) -> None:
+        """The short "your turn" message in the channel (replaced, never piled up)."""
+        await self.store.set_message(session_id, PING_TARGET, channel_id, message_id)
+
+    async def ping_message(self, session_id: int) -> tuple[int, int] | None:
+        return await self.store.get_message(session_id, PING_TARGET)
 
     # --- queries ---------------------------------------------------------------------
     async def active_in_channel(self, channel_id: int) -> Session | None:

@@ -49,4 +49,4 @@ class MoveCog(commands.Cog):
             await reply_error(interaction, error_text(exc))
             return
         await interaction.response.send_message(f"Played `{move}`.", ephemeral=True)
-        await self.controller.publish(result)
+        await self.controller.publish(result, actor=interaction.user.id)

@@ -65,3 +65,18 @@ async def test_alone_against_three_automatic_players_to_the_end(db):
         assert table.attachments[IMAGE].startswith(PNG)
         stats = await h.slash("game stats", user=CAROL, channel=CHANNEL, options={"game": "terra-sancta"})
         assert "alice" in stats.text() and "faction:" in stats.text()
+
+
+async def test_turn_ping_replaces_itself_when_nothing_is_sent_by_dm(db):
+    bot = make_bot(db, seed=21)
+    async with DiscordHarness(bot) as h:
+        table = await open_table(h, "terra-sancta", [ALICE, BOB])
+        pings_seen = set()
+        for _ in range(8):
+            await play_auto_move(h, bot)
+            pings = [m for m in h.messages_in(CHANNEL) if m.content.startswith("🔔")]
+            assert len(pings) <= 1  # one ping per table, the old one deleted
+            if pings:
+                pings_seen.add(pings[0].content)
+        assert any(f"<@{ALICE}>" in p for p in pings_seen) and any(f"<@{BOB}>" in p for p in pings_seen)
+        assert h.messages_in(CHANNEL)[0] is table
