@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import re
 import sys
 
 import rules
@@ -64,10 +65,16 @@ def _print_events(out, session, events, player) -> None:
             out("  • " + name_players(e.text, names))
 
 
+def _unmention(session, text: str) -> str:
+    """Discord mentions (<@id>) as the players' names, for the terminal."""
+    names = {str(s.user_id): s.name for s in session.seats if s.user_id is not None}
+    return re.sub(r"<@(\d+)>", lambda m: names.get(m.group(1), m.group(0)), text)
+
+
 async def _loop(svc: SessionService, session_id: int, ask, out) -> int:
     while True:
         session = await svc.get(session_id)
-        out("\n" + table.table_payload(session).text())
+        out("\n" + _unmention(session, table.table_payload(session).text()))
         game, state = session.game(), session.state()
         if game.result(state) is not None or session.status != "active":
             return 0
@@ -77,7 +84,8 @@ async def _loop(svc: SessionService, session_id: int, ask, out) -> int:
             return 1
         pid = waiting[0]
         seat = session.seat(pid)
-        out("\n" + table.private_payload(session, pid).text())
+        if game.has_private_view:
+            out("\n" + _unmention(session, table.private_payload(session, pid).text()))
         actions = game.legal_actions(state, pid)
         out(f"\n{seat.name}, choose (q to quit, the game is saved):")
         for i, a in enumerate(actions, 1):

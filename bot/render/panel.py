@@ -34,6 +34,8 @@ class Panel(BaseModel):
     image_png: bytes | None = None
     """An optional picture (a board), attached as `image_name` and shown in the embed."""
     image_name: str = "board.png"
+    text_art: str = ""
+    """A plain-text drawing of the picture, shown instead of it on the local table."""
 
     def add(self, name: str, value: str, inline: bool = False) -> Panel:
         self.fields.append(PanelField(name=name, value=value, inline=inline))
@@ -53,6 +55,7 @@ class Panel(BaseModel):
             footer=name_players(self.footer, names),
             image_png=self.image_png,
             image_name=self.image_name,
+            text_art=name_players(self.text_art, names),
         )
 
 
@@ -68,7 +71,9 @@ def to_text(panel: Panel) -> str:
     for f in panel.fields:
         lines.append(f"-- {f.name}")
         lines.append(f.value)
-    if panel.image_png:
+    if panel.text_art:
+        lines.append(panel.text_art)
+    elif panel.image_png:
         lines.append(f"[image {panel.image_name}, {len(panel.image_png)} bytes]")
     if panel.footer:
         lines.append(f"({panel.footer})")

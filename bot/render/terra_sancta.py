@@ -138,6 +138,27 @@ def draw_board(view: TSView) -> bytes:
     return out.getvalue()
 
 
+def text_board(view: TSView) -> str:
+    """The board in characters for the terminal: a piece is its letter and its player's seat
+    number (lower case for pawns), `~` is Terra Sancta, `.` an empty square."""
+    seat = {p: str(i + 1) for i, p in enumerate(view.players)}
+    at = {p.square: (p.kind.lower() if p.kind == "P" else p.kind) + seat.get(p.owner, "?") for p in view.pieces}
+    rows = []
+    for r in range(SIZE - 1, -1, -1):
+        cells = []
+        for f in range(SIZE):
+            sq = r * SIZE + f
+            name = f"{FILES[f]}{r + 1}"
+            if sq not in PLAYABLE:
+                cells.append("  ")
+            else:
+                cells.append(at.get(name, "~ " if sq in TERRA_SANCTA else ". "))
+        rows.append(f"{r + 1:>2} " + " ".join(cells))
+    rows.append("   " + " ".join(f"{c} " for c in FILES))
+    legend = ", ".join(f"{seat[p]} = {who(p)}" for p in view.players)
+    return "\n".join(rows) + f"\n   ({legend})"
+
+
 def dice_lines(view: TSView) -> list[str]:
     """Every die of the last turn and of the turn in progress, oldest first."""
     return [f"T{r.turn} {who(r.player)}: d{r.sides} = **{r.value}** ({WHY.get(r.why, r.why)})" for r in view.dice]
@@ -183,6 +204,7 @@ class TerraSanctaRenderer(GameRenderer):
         if view.pieces:
             panel.image_png = draw_board(view)
             panel.image_name = "terra-sancta.png"
+            panel.text_art = text_board(view)
         return [panel]
 
     def private(self, view: TSView, ctx: RenderContext) -> Panel:

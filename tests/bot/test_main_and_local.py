@@ -59,11 +59,14 @@ async def test_local_table_with_automatic_players(tmp_path):
     assert code == 0 and "game over" in "\n".join(out).lower()
 
 
-@pytest.mark.parametrize("game", ["gods-of-magic", "deathly-thrones"])
+@pytest.mark.parametrize("game", ["gods-of-magic", "deathly-thrones", "terra-sancta"])
 async def test_local_table_real_games_start(tmp_path, game):
     settings = Settings(database_path=tmp_path / "local.db", discord_token="")
     out: list[str] = []
     answers = iter(["1", "1", "1", "q"])
-    args = _args(game=game, players=1, bots=1 if game == "gods-of-magic" else 0, option=[])
+    args = _args(game=game, players=1, bots=0 if game == "deathly-thrones" else 1, option=[])
     assert await play(args, settings, ask=lambda _: next(answers), out=out.append) == 0
-    assert "choose" in "\n".join(out)
+    text = "\n".join(out)
+    assert "choose" in text and "<@" not in text  # mentions are shown as names
+    if game == "terra-sancta":  # the board is drawn in characters instead of the picture
+        assert " a  b  c  d  e  f  g  h  i  j  k  l" in text and "K1" in text and "(1 = Player 1" in text
