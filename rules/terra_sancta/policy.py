@@ -6,6 +6,9 @@ square it ends on (from a map of what the enemies can reach), plus a small pull 
 enemy king and a bonus for squares from which it could hit a king next turn; the longer nobody is
 hurt, the bolder it gets. Attackers of its own king are worth more, and its king only moves to flee. Its extra
 action hits the most valuable enemy it may kill (lightning) or heals its most valuable wounded piece.
+With two or more enemies left it leans on the leading enemy (attacks, shots and lightning on the
+strongest army count double, lightning triple) and the Bots and Thunderbirds, who cannot heal, press
+towards the kings three times harder.
 The plan is a pure function of the state, so it is cached between the two steps of a turn.
 """
 
@@ -32,7 +35,29 @@ PULL = 0.06
 KING_AIM = 0.8
 """Bonus for moving a piece to a square from which it could attack an enemy king next turn."""
 
+LEADER_BONUS = 1.0
+"""With two or more enemies left, attacks and shots on the leading enemy count this much extra
+(a share of their score), so that the strongest army does not win by letting the others bleed.
+Two-player games never have a leader, so these three numbers only change games of three or more."""
+LEADER_LIGHTNING = 2.0
+"""The same for a lightning strike's expected damage."""
+PRESS = 3.0
+"""With two or more enemies left, the Bots and Thunderbirds (no healing, so a long war of attrition
+is lost) press towards the enemy kings this many times harder."""
+
 _cache: dict[tuple, Move | None] = {}
+
+
+def leading_enemy(s: TSState, player: str) -> str | None:
+    """With two or more enemies left, the strongest one (the most health, weighted by piece value)."""
+    strength: dict[str, float] = {}
+    for p in s.board.values():
+        if p.owner != player and p.kind != "K":
+            strength[p.owner] = strength.get(p.owner, 0.0) + VALUE[p.kind] * p.hp / p.max_hp
+    enemies = [q for q in s.alive if q != player]
+    if len(enemies) < 2:
+        return None
+    return max(enemies, key=lambda q: (strength.get(q, 0.0), q))
 
 
 def _kill_chance(die: int, hp: int) -> float:
@@ -112,6 +137,9 @@ def score_moves(s: TSState, player: str, only: int | None = None) -> list[tuple[
     # the longer nothing happens, the bolder it plays (to break a standoff before the draw)
     boldness = 1.0 + max(s.quiet_turns, 0) / 8
     hunt *= boldness
+    if sheet.ability.kind in ("ranged", "lightning") and len(s.alive) > 2:
+        hunt *= PRESS
+    leader = leading_enemy(s, player)
     scored: list[tuple[float, Move]] = []
     squares = [only] if only is not None else [q for q in sorted(board) if board[q].owner == player]
     for sq in squares:
@@ -127,7 +155,7 @@ def score_moves(s: TSState, player: str, only: int | None = None) -> list[tuple[
                 value = VALUE[target.kind] + (8.0 if m.to in king_attackers else 0.0)
                 pk = _kill_chance(die, target.hp)
                 wound = (_expected_dealt(die, target.hp) / target.max_hp) * value * 0.5
-                score += pk * value + (1 - pk) * wound
+                score += (pk * value + (1 - pk) * wound) * (1 + LEADER_BONUS * (target.owner == leader))
                 if m.kind == "shot":
                     end = sq
                 elif pk < 0.5:
@@ -178,6 +206,7 @@ def _ability_choice(s: TSState, player: str) -> int | None:
     threat, reach = threat_map(s, player)
     my_king = next((q for q, p in s.board.items() if p.owner == player and p.kind == "K"), None)
     attackers = reach.get(my_king, set())
+    leader = leading_enemy(s, player)
 
     def worth(q: int) -> float:
         p = s.board[q]
@@ -185,7 +214,7 @@ def _ability_choice(s: TSState, player: str) -> int | None:
         for v in range(1, die + 1):
             dmg = lightning_damage(sheet, v)
             total += VALUE[p.kind] if dmg >= p.hp else dmg / p.max_hp * VALUE[p.kind] * 0.5
-        return total / die + (3.0 if q in attackers else 0.0)
+        return total / die * (1 + LEADER_LIGHTNING * (p.owner == leader)) + (3.0 if q in attackers else 0.0)
 
     return max(targets, key=lambda q: (worth(q), -q))
 

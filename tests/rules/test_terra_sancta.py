@@ -109,7 +109,7 @@ def test_three_players_are_refused():
 @pytest.mark.parametrize("kind,faction,count", [
     ("P", "grove", 4), ("P", "darkness", 8),      # Shades may also step diagonally
     ("N", "grove", 8), ("B", "grove", 7),          # f6 diagonals are cut by the corners
-    ("R", "grove", 16), ("R", "bots", 22),         # Elder Oaks slide at most 4
+    ("R", "grove", 20), ("R", "bots", 22),         # Elder Oaks slide at most 5
     ("Q", "darkness", 29), ("Q", "thunderbirds", 27), ("Q", "bots", 29), ("K", "grove", 8),
 ])
 def test_alone_on_f6(kind, faction, count):
@@ -145,7 +145,7 @@ def test_sliders_are_blocked_and_attack_the_first_enemy_only():
     attacks = sorted(square_name(m.to) for m in moves if m.kind == "attack")
     assert attacks == ["f3", "f8"]  # f10 hides behind f8
     assert sq("c6") not in {m.to for m in moves}  # behind its own pawn on d6
-    assert len(moves) == 2 + 1 + 3 + 4  # f7,xf8 | e6 | f5,f4,xf3 | g6..j6 (Elder Oaks: range 4)
+    assert len(moves) == 2 + 1 + 3 + 5  # f7,xf8 | e6 | f5,f4,xf3 | g6..k6 (Elder Oaks: range 5)
 
 
 def test_knight_jumps_and_names_its_two_paths():

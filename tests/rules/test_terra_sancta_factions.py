@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.core import IllegalAction, Rng
-from rules.terra_sancta import GAME
+from rules.terra_sancta import GAME, policy
 from rules.terra_sancta.board import square_name
 from rules.terra_sancta.content import load_factions
 from rules.terra_sancta.factions import ability_targets, lightning_damage, use_ability
@@ -137,9 +137,9 @@ def test_regrowth_is_skipped_when_nothing_is_wounded():
     assert s.turn_player == "b"
 
 
-def test_elder_oaks_slide_at_most_four():
+def test_elder_oaks_slide_at_most_five():
     s = position({"e1": ("a", "R")}, factions=("grove", "bots"))
-    assert max(int(square_name(m.to)[1:]) for m in piece_moves(s.board, sq("e1"), F["grove"])) == 5
+    assert max(int(square_name(m.to)[1:]) for m in piece_moves(s.board, sq("e1"), F["grove"])) == 6
 
 
 # --- no ability ever touches a king ----------------------------------------------------------
@@ -238,3 +238,19 @@ def test_automatic_player_uses_its_ability():
                   "e10": ("b", "R")}, factions=("thunderbirds", "grove"))
     s, _ = play(s, "sel:f5", "mv:f5:f6")
     assert GAME.auto_action(s, "a", Rng(seed=1)).key == "bolt:h9"
+
+
+def test_automatic_player_strikes_the_leading_enemy_with_two_or_more_enemies():
+    # c's army is the strongest: lightning goes to c's rook rather than to b's equal rook
+    pieces = {"f5": ("a", "P"), "g1": ("a", "K"), "f12": ("b", "K"), "e3": ("b", "R"),
+              "a6": ("c", "K"), "h10": ("c", "R"), "b7": ("c", "P"), "b8": ("c", "P"), "l7": ("d", "K")}
+    s = position(pieces, factions=("thunderbirds", "grove", "darkness", "bots"), players=("a", "b", "c", "d"))
+    s, _ = play(s, "sel:f5", "mv:f5:f6")
+    assert policy.leading_enemy(s, "a") == "c"
+    assert GAME.auto_action(s, "a", Rng(seed=1)).key == "bolt:h10"
+    # with one enemy there is no leader: the first of two equal rooks
+    s = position({k: v for k, v in pieces.items() if v[0] in "ab"} | {"h10": ("b", "R")},
+                 factions=("thunderbirds", "grove"))
+    s, _ = play(s, "sel:f5", "mv:f5:f6")
+    assert policy.leading_enemy(s, "a") is None
+    assert GAME.auto_action(s, "a", Rng(seed=1)).key == "bolt:e3"
