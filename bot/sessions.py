@@ -397,37 +397,32 @@ class SessionService:
         if session.status == "lobby":
             left = await self.leave_lobby(session_id, user_id)
             return ActResult(session=left, events=[], changed_players=[])
-        async with self._locked(session_id):
-            session = await self.get(session_id)
-            self._require_active(session)
-            seat = session.seat_of_user(user_id)
-            if seat is None:
-                raise NotSeated()
-            if seat.auto:
-                raise ServiceError("You have already left this game.")
-            change = _Change(session, self.clock())
-            seat.auto = True
-            change.record(seat.player_id, "leave", [Event(
-                kind="left", text=f"{who(seat.player_id)} leaves; the automatic player takes the seat.",
-                data={"player": seat.player_id})])
-            return await self._commit(change)
+        return await self._set_auto(
+            session_id, user_id, True, refused="You have already left this game.", key="leave",
+            kind="left", text="{who} leaves; the automatic player takes the seat.")
 
     async def take_back_seat(self, session_id: int, user_id: int) -> ActResult:
         """A person takes their seat back from the automatic player (after `leave_game` or a
         hand-over by the host)."""
+        return await self._set_auto(
+            session_id, user_id, False, refused="You are already playing this seat.", key="back",
+            kind="seat_back", text="{who} takes their seat back.")
+
+    async def _set_auto(self, session_id: int, user_id: int, auto: bool, *, refused: str, key: str,
+                        kind: str, text: str) -> ActResult:
+        """A person gives their seat to the automatic player (auto=True) or takes it back."""
         async with self._locked(session_id):
             session = await self.get(session_id)
             self._require_active(session)
             seat = session.seat_of_user(user_id)
             if seat is None:
                 raise NotSeated()
-            if not seat.auto:
-                raise ServiceError("You are already playing this seat.")
+            if seat.auto == auto:
+                raise ServiceError(refused)
             change = _Change(session, self.clock())
-            seat.auto = False
-            change.record(seat.player_id, "back", [Event(
-                kind="seat_back", text=f"{who(seat.player_id)} takes their seat back.",
-                data={"player": seat.player_id})])
+            seat.auto = auto
+            change.record(seat.player_id, key, [Event(
+                kind=kind, text=text.format(who=who(seat.player_id)), data={"player": seat.player_id})])
             return await self._commit(change)
 
     async def end(self, session_id: int, by_user_id: int, *, can_manage: bool = False) -> Session:

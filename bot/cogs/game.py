@@ -206,6 +206,16 @@ class GameCog(commands.Cog):
                 await self.controller.update_table(result.session, result.events)
         await self._guard(interaction, run())
 
+    # --------------------------------------------------------------- /game back
+    @game.command(name="back", description="Take your seat back from the automatic player")
+    async def back(self, interaction: discord.Interaction) -> None:
+        async def run():
+            session = await self._session_here(interaction)
+            result = await self.service.take_back_seat(session.id, interaction.user.id)
+            await interaction.response.send_message("Your seat is yours again.", ephemeral=True)
+            await self.controller.publish(result, initial=True)
+        await self._guard(interaction, run())
+
     async def _refresh_lobby(self, session) -> None:
         if session.table_message_id and session.table_channel_id:
             try:

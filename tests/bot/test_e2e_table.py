@@ -219,6 +219,11 @@ async def test_leave_gives_seat_to_automatic_player_and_end_needs_rights(db):
         assert session.seat_of_user(ALICE).auto
         # the automatic player moved for alice already: it is bob's turn
         assert f"<@{BOB}>" in table.content
+        r = await h.slash("game back", user=ALICE, channel=CHANNEL)
+        assert r.ephemeral and "yours again" in r.text()
+        assert not (await bot.service.active_in_channel(CHANNEL)).seat_of_user(ALICE).auto
+        r = await h.slash("game back", user=ALICE, channel=CHANNEL)
+        assert r.ephemeral and "already playing" in r.text()
         r = await h.slash("game end", user=CAROL, channel=CHANNEL)
         assert r.ephemeral
         r = await h.slash("game end", user=CAROL, channel=CHANNEL, permissions=1 << 4)  # Manage Channels
