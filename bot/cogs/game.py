@@ -276,7 +276,8 @@ class GameCog(commands.Cog):
                 lines = []
                 for r in sorted(game_rows, key=lambda r: (-r.won, -r.played, r.name))[:15]:
                     line = f"**{r.name}**: {r.won} won of {r.played}"
-                    extras = [f"{tag} {v.get('won', 0)}/{v.get('played', 0)}" for tag, v in sorted(r.tags.items())]
+                    extras = [f"{tag.replace(':', ' ', 1)} {v.get('won', 0)}/{v.get('played', 0)}"
+                              for tag, v in sorted(r.tags.items())]
                     if extras:
                         line += " (" + ", ".join(extras[:6]) + ")"
                     lines.append(line)
