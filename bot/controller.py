@@ -52,8 +52,7 @@ class Controller:
         self.service = service
 
     # ------------------------------------------------------------------ helpers
-    async def _within_budget(self, interaction: discord.Interaction, work: Awaitable[Any],
-                             *, thinking: bool = False, ephemeral: bool = False) -> Any:
+    async def _within_budget(self, interaction: discord.Interaction, work: Awaitable[Any]) -> Any:
         """Run `work`; if it takes longer than the budget, defer the interaction meanwhile."""
         async def guarded() -> tuple[bool, Any]:
             # errors travel as values, so the task itself never fails (a user error is not a crash)
@@ -67,7 +66,7 @@ class Controller:
             ok, value = await asyncio.wait_for(asyncio.shield(task), RESPONSE_BUDGET)
         except TimeoutError:
             if not interaction.response.is_done():
-                await interaction.response.defer(thinking=thinking, ephemeral=ephemeral)
+                await interaction.response.defer()
             ok, value = await task
         if not ok:
             raise value
@@ -201,7 +200,7 @@ class Controller:
         elif op == "bot":
             session = await svc.add_bot(session_id, user.id)
         elif op == "cancel":
-            session = await svc.cancel(session_id, user.id, can_manage=_can_manage(interaction))
+            session = await svc.cancel(session_id, user.id, can_manage=can_manage(interaction))
         elif op == "start":
             result = await self._within_budget(interaction, svc.start(session_id, user.id))
             session = result.session
@@ -365,9 +364,8 @@ class Controller:
             await self.publish(result)
 
 
-def _can_manage(interaction: discord.Interaction) -> bool:
+def can_manage(interaction: discord.Interaction) -> bool:
+    """The member may manage this channel (and so end or take over any game in it)."""
     perms = getattr(interaction, "permissions", None)
     return bool(perms and perms.manage_channels)
 
-
-can_manage = _can_manage

@@ -6,7 +6,6 @@ failed send never loses anything: the next render shows the committed state.
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -232,7 +231,3 @@ def lobby_payload(session: Session, note: str | None = None) -> Payload:
     if note:
         content += "\n" + note
     return Payload(content=content, panels=[panel], view=view)
-
-
-def png_file(data: bytes, name: str) -> discord.File:
-    return discord.File(io.BytesIO(data), filename=name)

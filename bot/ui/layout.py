@@ -98,8 +98,3 @@ def action_view(session_id: int, version: int, actions: list[Action], *, hand_bu
         view.add_item(HandButton(ids.hand_id(session_id), row=row + len(buttons) // PER_ROW))
     return view
 
-
-def group_actions(actions: list[Action], group: int, extra_buttons: int) -> list[Action]:
-    """The actions behind select number `group` of the view built from `actions`."""
-    _, selects = plan(actions, extra_buttons)
-    return selects[group][1] if 0 <= group < len(selects) else []

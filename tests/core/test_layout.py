@@ -3,7 +3,7 @@
 import pytest
 
 from bot.ui import ids
-from bot.ui.layout import OPTIONS, action_view, group_actions, plan, select_options
+from bot.ui.layout import OPTIONS, action_view, plan, select_options
 from rules.core import Action
 
 
@@ -53,9 +53,12 @@ def test_paging_walks_every_option():
     assert seen == [a.key for a in acts]
 
 
-def test_group_actions_matches_view():
+def test_groups_keep_their_order_and_buttons_stay_buttons():
     acts = _actions(2, {"a": 3, "b": 4})
-    assert [a.key for a in group_actions(acts, 1, 1)] == ["b0", "b1", "b2", "b3"]
+    buttons, selects = plan(acts, extra_buttons=1)
+    assert [a.key for a in buttons] == ["b0", "b1"]
+    assert [(name, [a.key for a in group]) for name, group in selects] == [
+        ("a", ["a0", "a1", "a2"]), ("b", ["b0", "b1", "b2", "b3"])]
 
 
 def test_custom_ids_round_trip_and_reject_garbage():
