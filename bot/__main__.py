@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sys
 
 from bot.config import Settings
@@ -26,12 +27,21 @@ No token yet? Try a game in the terminal on the local table:
 """
 
 
+def load_games(settings: Settings) -> str | None:
+    """Load every game and its content (a server pack from CONTENT_DIR included); the problem
+    in one sentence, or None. Must run before anything imports `rules`."""
+    if settings.content_dir:
+        # the games read their content when `rules` is first imported: point them at the pack now
+        os.environ["CONTENT_DIR"] = str(settings.content_dir)
+    try:
+        import rules  # noqa: F401
+    except (ValueError, OSError) as exc:  # ContentError is a ValueError naming file, entry, field
+        return f"The game content cannot be loaded:\n{exc}"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] == "play":
-        from bot.local import main as play
-
-        return play(argv[1:])
     if argv and argv[0] in {"-h", "--help"}:
         print(__doc__)
         return 0
@@ -40,6 +50,14 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # a malformed .env
         print(f"Pantheon's settings are not valid: {exc}", file=sys.stderr)
         return 2
+    problem = load_games(settings)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
+    if argv and argv[0] == "play":
+        from bot.local import main as play
+
+        return play(argv[1:])
     logging.basicConfig(level=settings.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if not settings.discord_token:

@@ -70,3 +70,40 @@ async def test_local_table_real_games_start(tmp_path, game):
     assert "choose" in text and "<@" not in text  # mentions are shown as names
     if game == "terra-sancta":  # the board is drawn in characters instead of the picture
         assert " a  b  c  d  e  f  g  h  i  j  k  l" in text and "K1" in text and "(1 = Player 1" in text
+
+
+def _python_m_bot(args: list[str], cwd, extra_env: dict[str, str] | None = None):
+    """Run `python -m bot ...` in a fresh process (the games load their content at import)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items()
+           if k not in {"DISCORD_TOKEN", "DATABASE_PATH", "CONTENT_DIR", "DEV_GUILD_ID"}}
+    env.update(extra_env or {})
+    return subprocess.run([sys.executable, "-m", "bot", *args], cwd=cwd, env=env, input="q\n",
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_a_broken_content_pack_is_named_at_start(tmp_path):
+    quests = tmp_path / "pack" / "deathly-thrones" / "quests"
+    quests.mkdir(parents=True)
+    (quests / "broken.yaml").write_text("name: Broken\nsteps: [1, 2]\n")
+    done = _python_m_bot(["play", "deathly-thrones"], tmp_path,
+                         {"CONTENT_DIR": str(tmp_path / "pack"), "DATABASE_PATH": str(tmp_path / "x.db")})
+    assert done.returncode == 2
+    assert "broken.yaml" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_content_dir_from_dot_env_adds_a_quest(tmp_path):
+    from rules.core.content import SHIPPED
+
+    quests = tmp_path / "pack" / "deathly-thrones" / "quests"
+    quests.mkdir(parents=True)
+    text = (SHIPPED / "deathly-thrones" / "quests" / "iron-throne.yaml").read_text(encoding="utf-8")
+    (quests / "copper-throne.yaml").write_text(text.replace("name: The Iron Throne", "name: The Copper Throne", 1),
+                                               encoding="utf-8")
+    (tmp_path / ".env").write_text(f"CONTENT_DIR={tmp_path / 'pack'}\nDATABASE_PATH={tmp_path / 'x.db'}\n")
+    done = _python_m_bot(["play", "deathly-thrones", "--option", "quest=copper-throne"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "The Copper Throne" in done.stdout
