@@ -8,23 +8,19 @@ from pathlib import Path
 from bot.app import build_bot
 from bot.config import Settings
 from rules.core import Rng
+from tests.support.clock import Clock
 from tests.support.discord_harness import DiscordHarness, FakeMessage
 
 ALICE, BOB, CAROL, DAVE = 1001, 1002, 1003, 1004
 CHANNEL, OTHER_CHANNEL = 2000, 2001
 
 
-class Clock:
-    def __init__(self, now: float = 1_800_000_000.0):
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
+START = 1_800_000_000.0  # a plausible "now" for the e2e clock
 
 
 def make_bot(db: Path, clock: Clock | None = None, seed: int = 7):
     settings = Settings(database_path=db, discord_token="test", timer_poll_seconds=1)
-    return build_bot(settings, clock=clock or Clock(), seed_source=lambda: seed, run_timers=False)
+    return build_bot(settings, clock=clock or Clock(START), seed_source=lambda: seed, run_timers=False)
 
 
 async def open_table(h: DiscordHarness, game: str, players: list[int], *, bots: int = 0,

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from tests.bot.e2e import ALICE, BOB, CAROL, CHANNEL, Clock, make_bot, open_table, play_auto_move
+from tests.bot.e2e import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    START,
+    Clock,
+    make_bot,
+    open_table,
+    play_auto_move,
+)
 from tests.support.discord_harness import DiscordHarness
 
 GAME = "test-high-card"
@@ -231,7 +241,7 @@ async def test_leave_gives_seat_to_automatic_player_and_end_needs_rights(db):
 
 
 async def test_turn_timer_reminds_then_plays_for_the_idle_player(db):
-    clock = Clock()
+    clock = Clock(START)
     bot = make_bot(db, clock=clock)
     async with DiscordHarness(bot) as h:
         table = await open_table(h, GAME, [ALICE, BOB], selects={"turn_timer": "300"})

@@ -19,18 +19,12 @@ from bot.sessions import (
 from bot.store import Store
 from rules.core.game import IllegalAction, Result
 from rules.core.rng import Rng
+from tests.support.clock import Clock
 from tests.support.highcard import HighCard
 
 ANN, BOB, CID, EVE = 10, 11, 12, 13
 GUILD, CHANNEL = 1, 500
 
-
-class Clock:
-    def __init__(self, now: float = 1_000.0):
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class PairCard(HighCard):
