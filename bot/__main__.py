@@ -22,9 +22,42 @@ To get one:
      Read Message History; open the URL to invite the bot to your server.
 
 No token yet? Try a game in the terminal on the local table:
-     python -m bot play gods-of-magic --players 2
-     python -m bot play deathly-thrones --players 1
+{examples}
 """
+
+IN_DOCKER = """
+In Docker, pass the token to the container: docker run -e DISCORD_TOKEN=your-token ...
+"""
+
+
+def no_token_message() -> str:
+    """The help for a missing token, with a local-table line for every installed game."""
+    from rules import GAMES
+
+    examples = "\n".join(
+        f"     scripts/run play {game_id:<16} # {game.name}, {_players(game)}"
+        for game_id, game in GAMES.items())
+    text = NO_TOKEN.format(examples=examples)
+    if os.path.exists("/.dockerenv"):
+        text += IN_DOCKER
+    return text
+
+
+def _players(game) -> str:
+    from rules import IllegalAction
+
+    counts = []
+    for n in range(game.min_players, game.max_players + 1):
+        try:
+            game.check_players(n)
+        except IllegalAction:
+            continue
+        counts.append(str(n))
+    if counts == ["1"]:
+        return "solo"
+    if len(counts) > 2 and int(counts[-1]) - int(counts[0]) == len(counts) - 1:
+        return f"{counts[0]}-{counts[-1]} players"
+    return " or ".join(counts) + " players"
 
 
 def load_games(settings: Settings) -> str | None:
@@ -61,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=settings.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if not settings.discord_token:
-        print(NO_TOKEN, file=sys.stderr)
+        print(no_token_message(), file=sys.stderr)
         return 2
     return asyncio.run(_run(settings))
 

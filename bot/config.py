@@ -9,7 +9,11 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+    # An empty value (``DEV_GUILD_ID=`` as .env.example has it) means "not set", in .env and in
+    # the environment alike: the default applies instead of a parse error or an empty path.
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True
+    )
 
     discord_token: str = Field(default="", description="The bot's token from the developer portal.")
     database_path: Path = Field(default=Path("data/pantheon.db"))

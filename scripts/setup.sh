@@ -4,10 +4,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
+  echo "First run: creating the virtual environment in .venv ..." >&2
   "$PY" -m venv .venv
 fi
 stamp=.venv/.pantheon-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+  echo "Installing Pantheon's dependencies into .venv (a minute or two the first time) ..." >&2
   .venv/bin/python -m pip install --quiet --upgrade pip
   .venv/bin/python -m pip install --quiet -e ".[dev]"
   touch "$stamp"

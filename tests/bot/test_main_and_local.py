@@ -16,7 +16,55 @@ def test_without_a_token_it_explains_and_exits_nonzero(monkeypatch, capsys, tmp_
     monkeypatch.setenv("DISCORD_TOKEN", "")
     assert main([]) == 2
     err = capsys.readouterr().err
-    assert "DISCORD_TOKEN" in err and "python -m bot play" in err and "Traceback" not in err
+    assert "DISCORD_TOKEN" in err and "Traceback" not in err
+    from rules import GAMES
+
+    for game_id in GAMES:  # every installed game, with the command that works outside the venv
+        assert f"scripts/run play {game_id}" in err
+    assert "python -m bot play" not in err
+
+
+def test_env_example_copied_as_is_starts_the_bot_up_to_the_network(monkeypatch, capsys, tmp_path):
+    """The README's step: `cp .env.example .env`, fill in the token, `scripts/run`. Every empty
+    value means "not set" (no parse error, no content pack in the current folder)."""
+    from pathlib import Path
+
+    import discord
+
+    example = Path(__file__).resolve().parents[2] / ".env.example"
+    text = example.read_text(encoding="utf-8").replace("DISCORD_TOKEN=\n", "DISCORD_TOKEN=abc.def.ghi\n")
+    assert "DISCORD_TOKEN=abc.def.ghi" in text
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".env").write_text(text, encoding="utf-8")
+    for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "CONTENT_DIR", "LOG_LEVEL",
+                 "TIMER_POLL_SECONDS"):
+        monkeypatch.delenv(name, raising=False)
+    settings = Settings()
+    assert settings.discord_token == "abc.def.ghi"
+    assert settings.dev_guild_id is None and settings.content_dir is None
+    seen: list[str] = []
+
+    async def start(self, token, *, reconnect=True):  # the network step: Discord says no
+        seen.append(token)
+        assert self.settings.content_dir is None and self.settings.dev_guild_id is None
+        raise discord.LoginFailure("Improper token has been passed.")
+
+    monkeypatch.setattr(discord.Client, "start", start)
+    assert main([]) == 2
+    assert seen == ["abc.def.ghi"]
+    err = capsys.readouterr().err
+    assert "Discord refused the token" in err and "not valid" not in err
+    assert (tmp_path / "data" / "pantheon.db").exists()  # the database was opened on the way
+
+
+def test_empty_environment_values_mean_not_set(monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DEV_GUILD_ID", "")
+    monkeypatch.setenv("CONTENT_DIR", "")
+    monkeypatch.setenv("TIMER_POLL_SECONDS", "")
+    settings = Settings()
+    assert settings.dev_guild_id is None and settings.content_dir is None
+    assert settings.timer_poll_seconds == 15.0
 
 
 def test_an_unwritable_database_path_is_told_plainly(monkeypatch, capsys, tmp_path):
