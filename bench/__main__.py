@@ -23,6 +23,7 @@ from pathlib import Path
 import rules
 from bot.app import build_bot
 from bot.config import Settings
+from bot.ui import ids
 from rules.core import Rng
 
 BENCH_GAME = "gods-of-magic"
@@ -89,9 +90,12 @@ class Table:
             for row in message.components:
                 for comp in row.get("components", []):
                     cid = comp.get("custom_id", "")
-                    if comp.get("type") == 2 and cid == f"pa:{session.id}:{session.version}:{action.key}":
+                    parsed = ids.parse(cid)
+                    if parsed is None or (parsed.session_id, parsed.version) != (session.id, session.version):
+                        continue
+                    if comp.get("type") == 2 and parsed.kind == "action" and parsed.key == action.key:
                         return message, cid, None, seat.user_id, action
-                    if comp.get("type") == 3 and cid.startswith(f"ps:{session.id}:{session.version}:") and \
+                    if comp.get("type") == 3 and parsed.kind == "select" and \
                             any(o["value"] == action.key for o in comp.get("options", [])):
                         return message, cid, [action.key], seat.user_id, action
         return None
@@ -141,17 +145,53 @@ async def latency(samples: int, sessions: int) -> tuple[list[float], list[float]
     return single, concurrent
 
 
+async def commit_cost(commits: int) -> dict[str, float]:
+    """Median seconds of one session save (the compare-and-set commit of a move) with
+    synchronous=FULL, what the bot uses, and NORMAL, measured interleaved on the same disk."""
+    from bot.store import Store
+    from tests.support.highcard import GAME as HIGH_CARD
+
+    rules.GAMES.setdefault(HIGH_CARD.id, HIGH_CARD)
+    from bot.models import Seat, Session
+
+    out: dict[str, list[float]] = {"FULL": [], "NORMAL": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        stores = {mode: await Store.open(Path(tmp) / f"{mode}.db", synchronous=mode) for mode in out}
+        sessions = {}
+        for mode, store in stores.items():
+            session = Session(id=0, guild_id=1, channel_id=1, game_id=HIGH_CARD.id, status="active",
+                              host_id=1, options={}, state_json=None, version=1, created_at=0.0,
+                              updated_at=0.0, seats=[Seat(position=0, player_id="1", name="a", user_id=1)])
+            session.id = await store.insert_session(session)
+            sessions[mode] = session
+        for _ in range(commits):
+            for mode, store in stores.items():
+                session = sessions[mode]
+                t0 = time.perf_counter()
+                session.version += 1
+                assert await store.save(session, session.version - 1, seats=False)
+                out[mode].append(time.perf_counter() - t0)
+        for store in stores.values():
+            await store.close()
+    return {mode: statistics.median(v) for mode, v in out.items()}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n")[0])
     parser.add_argument("--samples", type=int, default=300)
     parser.add_argument("--sessions", type=int, default=200)
     parser.add_argument("--playout-seconds", type=float, default=3.0)
+    parser.add_argument("--commits", type=int, default=300)
     args = parser.parse_args(argv)
     if BENCH_GAME not in rules.GAMES:
         print(f"{BENCH_GAME} is not installed", file=sys.stderr)
         return 2
     single, concurrent = asyncio.run(latency(args.samples, args.sessions))
     ms = 1000
+    cost = asyncio.run(commit_cost(args.commits))
+    print(f"commit of a move ({args.commits} each, interleaved): synchronous=FULL median "
+          f"{cost['FULL'] * ms:.2f} ms, NORMAL {cost['NORMAL'] * ms:.2f} ms "
+          f"(FULL costs {cost['FULL'] / cost['NORMAL']:.2f}x NORMAL; the bot uses FULL)")
     print(f"action latency, 1 session ({len(single)} actions): median {statistics.median(single) * ms:.2f} ms, "
           f"p99 {pct(single, 0.99) * ms:.2f} ms")
     if concurrent:

@@ -19,7 +19,7 @@ from bot.config import Settings
 from bot.controller import Controller
 from bot.sessions import SessionService
 from bot.store import Store
-from bot.ui.items import DYNAMIC_ITEMS
+from bot.ui.items import DYNAMIC_ITEMS, modal_text
 from rules.core import new_seed
 from rules.core.content import set_content_dir
 
@@ -62,6 +62,15 @@ class PantheonBot(commands.Bot):
         gc.freeze()
         if self.run_timers:
             self._timer_task = asyncio.create_task(self._timers(), name="pantheon-timers")
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Text forms are routed by their custom id, like buttons (DynamicItems): one sent
+        before a restart, or answered after its 15 minutes, still reaches the controller."""
+        if interaction.type is not discord.InteractionType.modal_submit or self.controller is None:
+            return
+        custom_id = (interaction.data or {}).get("custom_id")
+        if isinstance(custom_id, str) and custom_id.startswith("pm:"):
+            await self.controller.on_modal(interaction, custom_id, modal_text(interaction.data))
 
     async def on_ready(self) -> None:
         log.info("connected as %s to %d server(s)", self.user, len(self.guilds))

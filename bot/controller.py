@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import table
+from bot.render.panel import clip
 from bot.sessions import ServiceError
 from bot.ui import ids
 from bot.ui.items import TextModal
@@ -29,6 +30,9 @@ log = logging.getLogger("pantheon.controller")
 
 RESPONSE_BUDGET = 2.0  # seconds of work before we defer instead of answering directly
 DM_BLOCKED = 50007
+TEXT_MAX = 400
+"""The longest line of text a form accepts (the modal's own limit; a forged one is clipped)."""
+MESSAGE_MAX = 2000
 
 
 def error_text(exc: Exception) -> str:
@@ -36,7 +40,9 @@ def error_text(exc: Exception) -> str:
 
 
 async def reply_error(interaction: discord.Interaction, message: str) -> None:
-    """A short ephemeral explanation; nothing changes."""
+    """A short ephemeral explanation; nothing changes. Clipped to Discord's limit, so a
+    message that repeats what the user typed is always delivered."""
+    message = clip(message, MESSAGE_MAX)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(message, ephemeral=True)
@@ -101,9 +107,50 @@ class Controller:
         seat = session.seat_of_user(user_id)
         return seat.player_id if seat else None
 
+    @staticmethod
+    def _private_message(interaction: discord.Interaction) -> bool:
+        """The clicked message can only be seen by the clicker: an ephemeral message, or a DM
+        (or no message at all: a modal opened from a command). Decided by what the message is,
+        never by its not being the stored table: an old table, a re-posted one or a message the
+        bot cannot read back are all public."""
+        msg = interaction.message
+        if msg is None:
+            return True
+        if msg.flags.ephemeral:
+            return True
+        return interaction.guild_id is None
+
+    def _audience(self, session: Session, interaction: discord.Interaction,
+                  parsed: ids.Parsed) -> str | None:
+        """Who the answer to this click may show: the clicker's player id when the message is
+        private to them, None for a public message (the table's content only). Refuses a private
+        view's control that is not on a private message, or that belongs to another seat."""
+        private = self._private_message(interaction)
+        if parsed.seat is not None:
+            if not private:
+                raise ServiceError("This control belongs to a private view; use **My hand** or "
+                                   "`/game hand` to see yours.")
+            seat = session.seat_of_user(interaction.user.id)
+            if seat is None:
+                raise ServiceError("You are not playing in this game.")
+            if seat.position != parsed.seat:
+                raise ServiceError("This view belongs to another player.")
+        if not private:
+            return None
+        player = self._player_of(session, interaction.user.id)
+        if player is None:
+            raise ServiceError("You are not playing in this game.")
+        return player
+
+    def _answer_payload(self, session: Session, audience: str | None, events=None,
+                        pages: dict[int, int] | None = None) -> table.Payload:
+        if audience is None:
+            return table.table_payload(session, events, pages=pages)
+        return table.private_payload(session, audience, events, pages=pages)
+
     # ------------------------------------------------------------------ components
     async def on_component(self, interaction: discord.Interaction, custom_id: str,
-                           values: list[str] | None = None) -> None:
+                           values: object = None) -> None:
         parsed = ids.parse(custom_id)
         if parsed is None:
             await reply_error(interaction, "This control is damaged or from an older version of Pantheon. "
@@ -113,43 +160,41 @@ class Controller:
             if parsed.kind == "lobby":
                 await self._lobby(interaction, parsed.session_id, parsed.key or "")
             elif parsed.kind == "option":
-                await self._option(interaction, parsed.session_id, parsed.key or "", values or [])
+                await self._option(interaction, parsed.session_id, parsed.key or "", values)
             elif parsed.kind == "hand":
                 await self._hand(interaction, parsed.session_id)
             elif parsed.kind == "action":
-                await self._action(interaction, parsed.session_id, parsed.version, parsed.key or "")
+                await self._action(interaction, parsed, parsed.key or "")
             elif parsed.kind == "select":
-                await self._select(interaction, parsed, values or [])
+                await self._select(interaction, parsed, values)
         except (ServiceError, IllegalAction) as exc:
             await reply_error(interaction, error_text(exc))
 
-    async def _select(self, interaction: discord.Interaction, parsed: ids.Parsed, values: list[str]) -> None:
-        if not values:
-            await reply_error(interaction, "Pick one of the options.")
+    async def _select(self, interaction: discord.Interaction, parsed: ids.Parsed, values: object) -> None:
+        chosen = ids.select_value(values)
+        if chosen is None:
+            await reply_error(interaction, "Pick one of the options in the menu.")
             return
-        value = values[0]
-        if value.startswith(ids.PAGE_PREFIX):
-            await self._page(interaction, parsed, int(value[len(ids.PAGE_PREFIX):] or 0))
+        kind, value = chosen
+        if kind == "page":
+            await self._page(interaction, parsed, int(value))
             return
-        await self._action(interaction, parsed.session_id, parsed.version, value)
+        await self._action(interaction, parsed, value)
 
     async def _page(self, interaction: discord.Interaction, parsed: ids.Parsed, page: int) -> None:
         session = await self.service.get(parsed.session_id)
         if parsed.version != session.version:
             raise ServiceError("This message is out of date: the game has moved on. Use `/game status`.")
-        pages = {parsed.group or 0: page}
-        if self._is_table_message(session, interaction):
-            payload = table.table_payload(session, pages=pages)
-        else:
-            player = self._player_of(session, interaction.user.id)
-            if player is None:
-                raise ServiceError("You are not playing in this game.")
-            payload = table.private_payload(session, player, pages=pages)
-        await self._edit_response(interaction, payload)
+        audience = self._audience(session, interaction, parsed)
+        if session.state_json is None:
+            raise ServiceError("The game has not started yet.")
+        await self._edit_response(interaction, self._answer_payload(
+            session, audience, pages={parsed.group or 0: page}))
 
-    async def _action(self, interaction: discord.Interaction, session_id: int, version: int | None,
-                      key: str) -> None:
+    async def _action(self, interaction: discord.Interaction, parsed: ids.Parsed, key: str) -> None:
+        session_id, version = parsed.session_id, parsed.version
         session = await self.service.get(session_id)
+        self._audience(session, interaction, parsed)  # refuse a misplaced control before acting
         player = self._player_of(session, interaction.user.id)
         if player is not None and session.status == "active" and version == session.version:
             action = next((a for a in session.game().legal_actions(session.state(), player)
@@ -159,34 +204,40 @@ class Controller:
                                   prompt=action.text_prompt, required=action.text_required)
                 await interaction.response.send_modal(modal)
                 return
-        await self._act(interaction, session_id, version, key, None)
+        await self._act(interaction, parsed, key, None)
 
-    async def on_modal(self, interaction: discord.Interaction, custom_id: str, text: str) -> None:
+    async def on_modal(self, interaction: discord.Interaction, custom_id: str, text: object) -> None:
+        """A submitted text form, found by its custom id (so one sent before a restart, or after
+        the form's own 15 minutes, is still applied, or refused with the reason)."""
         parsed = ids.parse(custom_id)
         if parsed is None or parsed.kind != "modal":
             await reply_error(interaction, "This form is damaged; try the button again.")
             return
+        line = clip(text if isinstance(text, str) else "", TEXT_MAX).strip()
         try:
-            await self._act(interaction, parsed.session_id, parsed.version, parsed.key or "", text.strip() or None)
+            await self._act(interaction, parsed, parsed.key or "", line or None)
         except (ServiceError, IllegalAction) as exc:
-            await reply_error(interaction, error_text(exc))
+            message = error_text(exc)
+            if line:  # nothing the player typed is lost: they can copy it into the next try
+                message += f"\nYour line was: {clip(line, 300)}"
+            await reply_error(interaction, message)
 
-    async def _act(self, interaction: discord.Interaction, session_id: int, version: int | None,
-                   key: str, text: str | None) -> None:
+    async def _act(self, interaction: discord.Interaction, parsed: ids.Parsed, key: str,
+                   text: str | None) -> None:
         result: ActResult = await self._within_budget(
-            interaction, self.service.act(session_id, interaction.user.id, key, version=version, text=text))
+            interaction, self.service.act(parsed.session_id, interaction.user.id, key,
+                                          version=parsed.version, text=text))
         session = result.session
-        player = self._player_of(session, interaction.user.id)
+        # who may see the answer: decided by the clicked message itself (ephemeral, DM or public)
+        audience = self._audience(session, interaction, parsed)
         on_table = self._is_table_message(session, interaction)
+        payload = self._answer_payload(session, audience, result.events)
         if interaction.message is None:
-            await self._send_response(interaction, table.private_payload(session, player, result.events),
-                                      ephemeral=True)
-        elif on_table:
-            await self._edit_response(interaction, table.table_payload(session, result.events))
+            await self._send_response(interaction, payload, ephemeral=True)
         else:
-            await self._edit_response(interaction, table.private_payload(session, player, result.events))
+            await self._edit_response(interaction, payload)
         in_dm = interaction.guild_id is None
-        await self.publish(result, table_done=on_table, skip_dm=player if in_dm else None,
+        await self.publish(result, table_done=on_table, skip_dm=audience if in_dm else None,
                            actor=interaction.user.id)
 
     # ------------------------------------------------------------------ lobby
@@ -214,10 +265,11 @@ class Controller:
         await self._edit_response(interaction, table.lobby_payload(session))
 
     async def _option(self, interaction: discord.Interaction, session_id: int, key: str,
-                      values: list[str]) -> None:
-        if not values:
-            raise ServiceError("Pick one of the options.")
-        session = await self.service.set_option(session_id, interaction.user.id, key, values[0])
+                      values: object) -> None:
+        chosen = ids.select_value(values)
+        if chosen is None or chosen[0] != "action":
+            raise ServiceError("Pick one of the options in the menu.")
+        session = await self.service.set_option(session_id, interaction.user.id, key, chosen[1])
         await self._edit_response(interaction, table.lobby_payload(session))
 
     # ------------------------------------------------------------------ private views
@@ -283,7 +335,7 @@ class Controller:
                     pass
             msg = await channel.send(
                 f"🔔 {' '.join(f'<@{u}>' for u in ping)}: your turn in **{session.game().name}** (table above).",
-                allowed_mentions=table.MENTIONS)
+                allowed_mentions=table.pings(ping))
             await self.service.set_ping_message(session.id, channel.id, msg.id)
         except discord.HTTPException as exc:
             log.warning("session %s: turn ping failed: %s", session.id, exc)
@@ -348,7 +400,8 @@ class Controller:
     async def tick(self) -> None:
         """Send due reminders and let the automatic player take timed-out turns."""
         for session in await self.service.due_reminders():
-            waiting = [table.mention(session, p) for p in session.game().to_act(session.state())
+            to_act = session.game().to_act(session.state())
+            waiting = [table.mention(session, p) for p in to_act
                        if (s := session.seat(p)) and not s.auto]
             channel = self.bot.get_partial_messageable(session.table_channel_id or session.channel_id)
             try:
@@ -356,7 +409,7 @@ class Controller:
                     await channel.send(
                         f"⏳ {', '.join(waiting)}: your turn in **{session.game().name}** ends "
                         f"<t:{int(session.deadline or 0)}:R>; after that the automatic player moves for you.",
-                        allowed_mentions=table.MENTIONS)
+                        allowed_mentions=table.pings(table.mentioned_users(session, to_act)))
             except discord.HTTPException as exc:
                 log.warning("session %s: reminder failed: %s", session.id, exc)
             await self.service.mark_reminded(session.id)

@@ -202,7 +202,8 @@ class SessionService:
             game = get_game(game_id)
         except KeyError:
             installed = ", ".join(sorted(GAMES)) or "none"
-            raise ServiceError(f"Unknown game `{game_id}`. Installed: {installed}.") from None
+            shown = game_id[:40].replace("`", "'")
+            raise ServiceError(f"Unknown game `{shown}`. Installed: {installed}.") from None
         existing = await self.store.open_in_channel(channel_id)
         if existing is not None:
             raise self._busy(existing)
@@ -335,9 +336,10 @@ class SessionService:
                                       session.game_options, seed)
             session.status = "active"
             names = ", ".join(who(s.player_id) for s in session.seats)
+            # the seed fixes every shuffle and roll: it stays inside the state, never in an event
             change.record(str(by_user_id), "start",
                           [Event(kind="start", text=f"{game.name} begins: {names}.",
-                                 data={"seed": seed})])
+                                 data={"players": [s.player_id for s in session.seats]})])
             return await self._commit(change)
 
     async def act(self, session_id: int, user_id: int, action_key: str | list[str], *,

@@ -1,6 +1,7 @@
 """Pantheon's storage: sessions, seats, the action log, message ids and results, in SQLite.
 
-One `Store` holds one aiosqlite connection (WAL, synchronous=NORMAL). Everything the
+One `Store` holds one aiosqlite connection (WAL, synchronous=FULL: a move the player was
+told about is on disk before the answer, and survives a power loss). Everything the
 bot must remember lives here, never only in process memory. The SQL is kept portable
 (`RETURNING`, `ON CONFLICT ... DO UPDATE`, partial indexes: PostgreSQL has them all), so
 that a PostgreSQL store with the same methods could replace this one; only the DDL
@@ -26,6 +27,7 @@ import aiosqlite
 from bot.models import LogEntry, ResultRow, Seat, Session
 from rules.core.game import Event
 
+SYNCHRONOUS_MODES = ("FULL", "NORMAL")
 DEFAULT_DB_PATH = Path("data/pantheon.db")
 """Where the database lives unless the settings say otherwise."""
 
@@ -176,10 +178,15 @@ class Store:
     # --- opening -------------------------------------------------------------
     @classmethod
     async def open(cls, path: str | Path = DEFAULT_DB_PATH, *,
-                   migrations: Sequence[Sequence[str]] | None = None) -> Store:
+                   migrations: Sequence[Sequence[str]] | None = None,
+                   synchronous: str = "FULL") -> Store:
         """Open (creating folders and file) and migrate to the latest schema.
 
-        `migrations` is for tests (to make a file at an older version)."""
+        `migrations` is for tests (to make a file at an older version); `synchronous` for the
+        benchmark, which measures what FULL costs against NORMAL (with NORMAL in WAL mode a
+        power loss can undo the last commits, so the bot never uses it)."""
+        if synchronous not in SYNCHRONOUS_MODES:
+            raise StoreError(f"Unknown synchronous mode {synchronous!r}.")
         path = Path(path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -192,7 +199,7 @@ class Store:
             raise StoreError(f"Cannot open the database `{path}`: {exc}.") from exc
         store = cls(conn, path)
         try:
-            await store._prepare(MIGRATIONS if migrations is None else migrations)
+            await store._prepare(MIGRATIONS if migrations is None else migrations, synchronous)
         except sqlite3.Error as exc:
             await conn.close()
             raise StoreError(f"Cannot use the database `{path}`: {exc}.") from exc
@@ -207,13 +214,14 @@ class Store:
             raise StoreError(f"Cannot open the database `{path}` for reading: {exc}.") from exc
         return store
 
-    async def _prepare(self, migrations: Sequence[Sequence[str]]) -> None:
+    async def _prepare(self, migrations: Sequence[Sequence[str]], synchronous: str) -> None:
         conn = self._conn
         await conn.execute("PRAGMA busy_timeout = 5000")
         mode = await (await conn.execute("PRAGMA journal_mode = WAL")).fetchone()
         if mode is None or str(mode[0]).lower() != "wal":
             raise StoreError(f"The database `{self.path}` cannot use WAL mode (got {mode}).")
-        await conn.execute("PRAGMA synchronous = NORMAL")
+        # FULL: WAL commits are synced to disk before the answer (the choice is ours, not input)
+        await conn.execute(f"PRAGMA synchronous = {synchronous}")
         await conn.execute("PRAGMA foreign_keys = ON")
         current = await self.schema_version()
         if current > len(MIGRATIONS):

@@ -22,7 +22,13 @@ if TYPE_CHECKING:
     from bot.models import Session
 
 LATEST_LINES = 8
-MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+
+
+def pings(user_ids: list[int] | tuple[int, ...] = ()) -> discord.AllowedMentions:
+    """Only these users may be pinged by a message: never @everyone, a role, or a user whose
+    mention reached the text through a display name."""
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(id=u) for u in dict.fromkeys(user_ids)])
 
 
 @dataclass
@@ -32,13 +38,16 @@ class Payload:
     content: str | None = None
     panels: list[Panel] = field(default_factory=list)
     view: discord.ui.View | None = None
+    mention_users: list[int] = field(default_factory=list)
+    """The users this message means to ping (the players to act); no other mention pings."""
 
     def parts(self) -> tuple[list[discord.Embed], list[discord.File]]:
         return to_message_parts(self.panels)
 
     def send_kwargs(self) -> dict:
         embeds, files = self.parts()
-        kw: dict = {"content": self.content, "embeds": embeds, "allowed_mentions": MENTIONS}
+        kw: dict = {"content": self.content, "embeds": embeds,
+                    "allowed_mentions": pings(self.mention_users)}
         if files:
             kw["files"] = files
         if self.view is not None:
@@ -48,7 +57,7 @@ class Payload:
     def edit_kwargs(self) -> dict:
         embeds, files = self.parts()
         return {"content": self.content, "embeds": embeds, "attachments": files,
-                "view": self.view, "allowed_mentions": MENTIONS}
+                "view": self.view, "allowed_mentions": pings(self.mention_users)}
 
     def text(self) -> str:
         from bot.render.panel import to_text
@@ -79,6 +88,16 @@ def mention(session: Session, player_id: str) -> str:
     if seat.user_id is not None and not seat.auto:
         return f"<@{seat.user_id}>"
     return f"**{seat.name}**"
+
+
+def mentioned_users(session: Session, player_ids: list[str]) -> list[int]:
+    """The Discord users `mention` pings for these players (people playing their own seat)."""
+    out = []
+    for pid in player_ids:
+        seat = session.seat(pid)
+        if seat is not None and seat.user_id is not None and not seat.auto:
+            out.append(seat.user_id)
+    return out
 
 
 def public_actions(session: Session) -> list[Action]:
@@ -147,7 +166,8 @@ def table_payload(session: Session, events: list[Event] | None = None,
                            hand_button=session.game().has_private_view, pages=pages)
     names = session.names()
     return Payload(content=name_players("\n".join(lines), names),
-                   panels=[p.named(names) for p in panels], view=view)
+                   panels=[p.named(names) for p in panels], view=view,
+                   mention_users=mentioned_users(session, ctx.to_act) if result is None else [])
 
 
 def private_actions(session: Session, player_id: str) -> list[Action]:
@@ -176,8 +196,9 @@ def private_payload(session: Session, player_id: str, events: list[Event] | None
         content = f"**{game.name}** · your move{where}"
     else:
         content = f"**{game.name}** · waiting for the others{where}"
+    seat = session.seat(player_id)
     view = action_view(session.id, session.version, named_actions(actions, session.names()),
-                       pages=pages) if actions else None
+                       pages=pages, seat=seat.position if seat else None) if actions else None
     names = session.names()
     return Payload(content=content, panels=[p.named(names) for p in panels], view=view)
 

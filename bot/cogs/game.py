@@ -11,19 +11,56 @@ from bot import table
 from bot.controller import Controller, can_manage, error_text, reply_error
 from bot.render import Panel
 from bot.render.discord import to_embed
+from bot.render.panel import clip
 from bot.sessions import ServiceError
-from rules.core import IllegalAction
+from rules.core import IllegalAction, who
+
+OPTIONS_MAX = 300
+"""The longest `options:` text read (a game has a handful of short options)."""
+NAME_MAX = 60
+"""The longest game name read or echoed."""
+ECHO_MAX = 40
+"""The most of a user's text repeated in a reply."""
+
+
+def echo(text: str) -> str:
+    """A piece of the user's text, fit to be repeated between backticks in a reply."""
+    return clip(text.replace("`", "'"), ECHO_MAX)
 
 
 def parse_options(text: str | None) -> dict[str, str]:
     """`key=value` pairs separated by commas or spaces."""
+    text = text or ""
+    if len(text) > OPTIONS_MAX:
+        raise ServiceError(f"That is too many options ({len(text)} characters); "
+                           "a game's options look like `target=100 storytelling=on`.")
     out: dict[str, str] = {}
-    for part in (text or "").replace(",", " ").split():
+    for part in text.replace(",", " ").split():
         key, sep, value = part.partition("=")
         if not sep or not key or not value:
-            raise ServiceError(f"Options look like `key=value` (for example `target=100`); `{part}` does not.")
+            raise ServiceError(f"Options look like `key=value` (for example `target=100`); "
+                               f"`{echo(part)}` does not.")
         out[key.strip()] = value.strip()
     return out
+
+
+LOG_LINE_MAX = 260
+"""15 log lines of at most this length fit one embed description."""
+
+
+def log_line(entry, viewer: str | None) -> str:
+    """One log entry as `viewer` may read it: the events they may see, else a neutral line.
+    Never the action key: it may name a card the viewer must not know."""
+    texts = [ev.text for ev in entry.events if ev.visible_for(viewer)]
+    if texts:
+        return "; ".join(texts)
+    if entry.player_id is not None:
+        return f"{who(entry.player_id)} made a choice."
+    return "The table moved on."
+
+
+def unknown_game(game_id: str) -> ServiceError:
+    return ServiceError(f"Unknown game `{echo(game_id)}`. Installed: {', '.join(sorted(rules.GAMES))}.")
 
 
 class RulesPager(discord.ui.View):
@@ -113,6 +150,8 @@ class GameCog(commands.Cog):
     async def _new(self, interaction: discord.Interaction, game_id: str, options: str | None) -> None:
         if interaction.guild_id is None:
             raise ServiceError("Open a table in a server channel; your private views come by DM.")
+        if game_id not in rules.GAMES:
+            raise unknown_game(game_id)
         session = await self.service.open_lobby(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, game_id=game_id,
             host_id=interaction.user.id, host_name=interaction.user.display_name,
@@ -161,7 +200,7 @@ class GameCog(commands.Cog):
                     raise ServiceError("Name a game: `/game rules game:<name>`.")
                 game_id = session.game_id
             if game_id not in rules.GAMES:
-                raise ServiceError(f"Unknown game `{game_id}`. Installed: {', '.join(sorted(rules.GAMES))}.")
+                raise unknown_game(game_id)
             pager = RulesPager(rules_panels(game_id))
             await interaction.response.send_message(embed=pager.embed(), view=pager, ephemeral=True)
         await self._guard(interaction, run())
@@ -174,10 +213,7 @@ class GameCog(commands.Cog):
             entries = await self.service.recent_log(session.id, limit=15)
             seat = session.seat_of_user(interaction.user.id)
             viewer = seat.player_id if seat else None
-            lines = []
-            for e in entries:
-                texts = [ev.text for ev in e.events if ev.visible_for(viewer)]
-                lines.append(f"`{e.version:>3}` " + ("; ".join(texts) or e.action_key))
+            lines = [f"`{e.version:>3}` " + clip(log_line(e, viewer), LOG_LINE_MAX) for e in entries]
             names = session.names()
             panel = Panel(title=f"{session.game().name}: last moves",
                           description="\n".join(lines) or "Nothing has happened yet.",
@@ -265,7 +301,7 @@ class GameCog(commands.Cog):
             if interaction.guild_id is None:
                 raise ServiceError("Statistics are kept per server: use this in a server channel.")
             if game is not None and game not in rules.GAMES:
-                raise ServiceError(f"Unknown game `{game}`. Installed: {', '.join(sorted(rules.GAMES))}.")
+                raise unknown_game(game)
             rows = await self.service.stats(interaction.guild_id, game)
             panel = Panel(title="Pantheon: wins in this server", colour=0x5865F2)
             by_game: dict[str, list] = {}

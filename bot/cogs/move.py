@@ -7,8 +7,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.controller import Controller, error_text, reply_error
+from bot.render.panel import clip
 from bot.sessions import NotSeated, ServiceError
 from rules.core import IllegalAction
+
+MOVE_MAX = 40
+"""The longest typed move read (`b3xc5 via c4` is 12 characters); longer text is refused
+before any game parses it."""
 
 
 class MoveCog(commands.Cog):
@@ -30,6 +35,8 @@ class MoveCog(commands.Cog):
 
     async def move_autocomplete(self, interaction: discord.Interaction,
                                 current: str) -> list[app_commands.Choice[str]]:
+        if len(current) > MOVE_MAX:
+            return []
         try:
             session, seat = await self._seat(interaction)
         except ServiceError:
@@ -42,11 +49,15 @@ class MoveCog(commands.Cog):
     @app_commands.autocomplete(move=move_autocomplete)
     async def move(self, interaction: discord.Interaction, move: str) -> None:
         try:
+            if len(move) > MOVE_MAX:
+                raise ServiceError(f"A move is short, like `b3 c5` or `b3xc5 via c4`; that text has "
+                                   f"{len(move)} characters (at most {MOVE_MAX}).")
             session, seat = await self._seat(interaction)
             keys = session.game().parse_move_text(session.state(), seat.player_id, move)
             result = await self.service.act(session.id, interaction.user.id, keys, version=session.version)
         except (ServiceError, IllegalAction) as exc:
             await reply_error(interaction, error_text(exc))
             return
-        await interaction.response.send_message(f"Played `{move}`.", ephemeral=True)
+        await interaction.response.send_message(f"Played `{clip(move.replace('`', ''), MOVE_MAX)}`.",
+                                                ephemeral=True)
         await self.controller.publish(result, actor=interaction.user.id)

@@ -1,7 +1,10 @@
 """Custom ids of Pantheon's components. Each carries what a click needs after a restart.
 
-    pa:<session>:<version>:<action key>   an action button
-    ps:<session>:<version>:<group>:<page> an action select menu (values are action keys)
+    pa:<session>:<version>:<action key>   an action button on the public table
+    ps:<session>:<version>:<group>:<page> an action select menu on the public table (values are
+                                          action keys)
+    pv:<session>:<version>:<seat>:<key>   an action button in a seat's private view (DM, ephemeral)
+    pw:<session>:<version>:<seat>:<group>:<page>  a select menu in a seat's private view
     pm:<session>:<version>:<action key>   the modal asking for a line of text
     ph:<session>                          "My hand": the private view, ephemeral
     pl:<session>:<op>                     a lobby button (join, leave, bot, start, cancel)
@@ -21,13 +24,21 @@ _INT = r"(?P<sid>\d{1,18})"
 ACTION = re.compile(rf"pa:{_INT}:(?P<ver>\d{{1,9}}):(?P<key>[A-Za-z0-9_.:\-]{{1,64}})")
 SELECT = re.compile(rf"ps:{_INT}:(?P<ver>\d{{1,9}}):(?P<group>\d{{1,2}}):(?P<page>\d{{1,3}})")
 MODAL = re.compile(rf"pm:{_INT}:(?P<ver>\d{{1,9}}):(?P<key>[A-Za-z0-9_.:\-]{{1,64}})")
+PRIVATE_ACTION = re.compile(
+    rf"pv:{_INT}:(?P<ver>\d{{1,9}}):(?P<seat>\d{{1,2}}):(?P<key>[A-Za-z0-9_.:\-]{{1,64}})")
+PRIVATE_SELECT = re.compile(
+    rf"pw:{_INT}:(?P<ver>\d{{1,9}}):(?P<seat>\d{{1,2}}):(?P<group>\d{{1,2}}):(?P<page>\d{{1,3}})")
 HAND = re.compile(rf"ph:{_INT}")
 LOBBY = re.compile(rf"pl:{_INT}:(?P<op>join|leave|bot|start|cancel)")
 OPTION = re.compile(rf"po:{_INT}:(?P<key>[A-Za-z0-9_\-]{{1,40}})")
 
 # Loose templates route every Pantheon custom id to its item; the strict patterns above decide
 # whether it is well formed, so a malformed one gets a clear answer instead of silence.
-LOOSE = {p: re.compile(rf"{p}:.*", re.DOTALL) for p in ("pa", "ps", "pm", "ph", "pl", "po")}
+LOOSE = {p: re.compile(rf"{p}:.*", re.DOTALL)
+         for p in ("pa", "ps", "pv", "pw", "pm", "ph", "pl", "po")}
+VALUE_MAX = 100
+"""Discord's longest select option value; anything longer is forged."""
+_PAGE_VALUE = re.compile(r"\d{1,3}")
 
 
 class Parsed(BaseModel):
@@ -37,12 +48,20 @@ class Parsed(BaseModel):
     key: str | None = None
     group: int | None = None
     page: int | None = None
+    seat: int | None = None
+    """The seat position whose private view carries this component; None: the public table."""
 
 
-def parse(custom_id: str) -> Parsed | None:
-    """The parts of a Pantheon custom id, or None when it is malformed."""
-    for kind, pattern in (("action", ACTION), ("select", SELECT), ("modal", MODAL), ("hand", HAND),
-                          ("lobby", LOBBY), ("option", OPTION)):
+_PATTERNS = (("action", ACTION), ("select", SELECT), ("action", PRIVATE_ACTION),
+             ("select", PRIVATE_SELECT), ("modal", MODAL), ("hand", HAND), ("lobby", LOBBY),
+             ("option", OPTION))
+
+
+def parse(custom_id: object) -> Parsed | None:
+    """The parts of a Pantheon custom id, or None when it is malformed (or not a string)."""
+    if not isinstance(custom_id, str) or len(custom_id) > CUSTOM_ID_MAX:
+        return None
+    for kind, pattern in _PATTERNS:
         m = pattern.fullmatch(custom_id)
         if m:
             d = m.groupdict()
@@ -53,16 +72,36 @@ def parse(custom_id: str) -> Parsed | None:
                 key=d.get("key") or d.get("op"),
                 group=int(d["group"]) if d.get("group") else None,
                 page=int(d["page"]) if d.get("page") else None,
+                seat=int(d["seat"]) if d.get("seat") else None,
             )
     return None
 
 
-def action_id(sid: int, version: int, key: str) -> str:
-    return f"pa:{sid}:{version}:{key}"
+def select_value(values: object) -> tuple[str, str] | None:
+    """The one value a select sent, as ("page", "<n>") for a page turn or ("action", key);
+    None when the values are missing, not strings, too long, or a malformed page turn."""
+    if not isinstance(values, list) or len(values) != 1 or not isinstance(values[0], str):
+        return None
+    value = values[0]
+    if not value or len(value) > VALUE_MAX:
+        return None
+    if value.startswith(PAGE_PREFIX):
+        number = value[len(PAGE_PREFIX):]
+        return ("page", number) if _PAGE_VALUE.fullmatch(number) else None
+    return "action", value
 
 
-def select_id(sid: int, version: int, group: int, page: int) -> str:
-    return f"ps:{sid}:{version}:{group}:{page}"
+def action_id(sid: int, version: int, key: str, seat: int | None = None) -> str:
+    """A button of the public table (seat None) or of that seat's private view."""
+    if seat is None:
+        return f"pa:{sid}:{version}:{key}"
+    return f"pv:{sid}:{version}:{seat}:{key}"
+
+
+def select_id(sid: int, version: int, group: int, page: int, seat: int | None = None) -> str:
+    if seat is None:
+        return f"ps:{sid}:{version}:{group}:{page}"
+    return f"pw:{sid}:{version}:{seat}:{group}:{page}"
 
 
 def modal_id(sid: int, version: int, key: str) -> str:

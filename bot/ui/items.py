@@ -26,7 +26,7 @@ class _Routed:
         return cls(item.custom_id)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values")
+        values = (interaction.data or {}).get("values")  # checked by the controller: may be forged
         await _controller(interaction).on_component(interaction, self.custom_id, values)
 
 
@@ -44,6 +44,14 @@ class ActionSelect(_Routed, discord.ui.DynamicItem[discord.ui.Select], template=
                                            placeholder=placeholder), row=row)
 
 
+class PrivateActionButton(ActionButton, template=ids.LOOSE["pv"]):
+    """An action button in one seat's private view (a DM or an ephemeral message)."""
+
+
+class PrivateActionSelect(ActionSelect, template=ids.LOOSE["pw"]):
+    """An action select menu in one seat's private view."""
+
+
 class HandButton(_Routed, discord.ui.DynamicItem[discord.ui.Button], template=ids.LOOSE["ph"]):
     def __init__(self, custom_id: str, label: str = "My hand", row: int | None = None):
         super().__init__(discord.ui.Button(custom_id=custom_id, label=label, emoji="🂠",
@@ -58,11 +66,15 @@ class OptionSelect(ActionSelect, template=ids.LOOSE["po"]):
     """A lobby option (host only)."""
 
 
-DYNAMIC_ITEMS = (ActionButton, ActionSelect, HandButton, LobbyButton, OptionSelect)
+DYNAMIC_ITEMS = (ActionButton, ActionSelect, PrivateActionButton, PrivateActionSelect, HandButton,
+                 LobbyButton, OptionSelect)
 
 
 class TextModal(discord.ui.Modal):
-    """Asks for a line of text for an action (a storytelling line ...)."""
+    """Asks for a line of text for an action (a storytelling line ...).
+
+    Its submission is handled by custom id (`PantheonBot.on_interaction` -> the controller's
+    `on_modal`), not by this object, so a form sent before a restart still arrives."""
 
     def __init__(self, custom_id: str, title: str, prompt: str, required: bool):
         super().__init__(title=title[:45], custom_id=custom_id, timeout=900)
@@ -70,5 +82,19 @@ class TextModal(discord.ui.Modal):
                                          required=required, max_length=400, custom_id="line")
         self.add_item(self.line)
 
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        await _controller(interaction).on_modal(interaction, self.custom_id, self.line.value or "")
+
+def modal_text(data: object, input_id: str = "line") -> str:
+    """The value of one text input in a modal submission's raw data (action rows, or the newer
+    label components), or "" when it is missing or not text."""
+    stack = [data]
+    seen = 0
+    while stack and seen < 50:  # a forged payload cannot make this walk long
+        node = stack.pop()
+        seen += 1
+        if isinstance(node, dict):
+            if node.get("custom_id") == input_id and isinstance(node.get("value"), str):
+                return node["value"]
+            stack.extend(v for k, v in node.items() if k in ("components", "component"))
+        elif isinstance(node, list):
+            stack.extend(node[:10])
+    return ""

@@ -16,8 +16,15 @@ from rules.core.rng import Rng
 MAX_DICE = 100
 MAX_SIDES = 1000
 MAX_TERMS = 10
+MAX_LENGTH = 100
+"""The longest expression read; checked before any parsing."""
+MAX_CONSTANT = 1_000_000
 
-_TERM = re.compile(r"([+-])?\s*(?:(\d*)d(\d+)(?:(kh|kl)(\d+))?|(\d+))", re.IGNORECASE)
+# Numbers have at most 7 digits, so int() never meets a huge literal. The match is anchored at
+# `pos` and no quantifier nests, so a term costs time linear in its length.
+_TERM = re.compile(
+    r"([+-])?(?:(\d{0,7})d(\d{1,7})(?!\d)(?:(kh|kl)(\d{1,7})(?!\d))?|(\d{1,7})(?!\d))",
+    re.IGNORECASE)
 
 
 class DiceError(ValueError):
@@ -71,6 +78,9 @@ class DiceRoll(BaseModel):
 
 def parse(expression: str) -> list[DiceTerm]:
     """Parse an expression into terms (not yet rolled); raises DiceError."""
+    if len(expression) > MAX_LENGTH:
+        raise DiceError(f"That expression is too long ({len(expression)} characters; at most "
+                        f"{MAX_LENGTH}). Try `2d10`, `d16+3` or `4d6kh3`.")
     text = expression.strip().replace(" ", "")
     if not text:
         raise DiceError("Give a dice expression such as `2d10`, `d16+3` or `4d6kh3`.")
@@ -79,13 +89,17 @@ def parse(expression: str) -> list[DiceTerm]:
     while pos < len(text):
         m = _TERM.match(text, pos)
         if not m or m.end() == pos or (terms and not m.group(1)):
+            near = text[pos:pos + 8].replace("`", "'")
             raise DiceError(
-                f"I can't read `{expression}` near `{text[pos:pos + 8]}`. "
+                f"I can't read the expression near `{near}` (numbers have at most 7 digits). "
                 "Use dice like `2d10`, `d16+3` or `4d6kh3`."
             )
         sign = -1 if m.group(1) == "-" else 1
         if m.group(6) is not None:
-            terms.append(DiceTerm(sign=sign, constant=int(m.group(6))))
+            constant = int(m.group(6))
+            if constant > MAX_CONSTANT:
+                raise DiceError(f"Add or subtract at most {MAX_CONSTANT:,}.")
+            terms.append(DiceTerm(sign=sign, constant=constant))
         else:
             count = int(m.group(2)) if m.group(2) else 1
             sides = int(m.group(3))

@@ -199,6 +199,21 @@ class Game(ABC):
     def dump_state(self, state: BaseModel) -> str:
         return state.model_dump_json()
 
+    def resample(self, state: BaseModel, player: str | None, rng: Rng) -> BaseModel:
+        """A state that `player` (None: a spectator at the table) cannot tell apart from `state`:
+        everything hidden from them (other players' hands and pending choices, the order of the
+        deck, the random generator's seed) dealt anew with `rng`, consistently with what they see
+        (the same counts, the same public cards). Returns a new state; `state` is untouched.
+
+        The shared tests use it to prove that nothing hidden reaches a player: their view, their
+        action labels, the public actions and the table must come out the same for both states.
+        Every game with hidden information overrides it; the default suits games where nothing
+        but the dice is hidden: only the generator's seed changes."""
+        clone = state.model_copy(deep=True)
+        if isinstance(getattr(clone, "rng", None), Rng):
+            clone.rng = Rng(seed=rng.randint(0, 2**62), counter=clone.rng.counter)  # type: ignore[attr-defined]
+        return clone
+
     def check_invariants(self, state: BaseModel) -> None:
         """Raise AssertionError when the state breaks one of the game's invariants."""
         return None

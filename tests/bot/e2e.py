@@ -7,6 +7,7 @@ from pathlib import Path
 
 from bot.app import build_bot
 from bot.config import Settings
+from bot.ui import ids
 from rules.core import Rng
 from tests.support.clock import Clock
 from tests.support.discord_harness import DiscordHarness, FakeMessage
@@ -47,11 +48,15 @@ def component_for(messages: list[FakeMessage], session_id: int, version: int, ke
     """(message, custom_id, values) of the component offering action `key` now, or None."""
     for message in reversed(messages):
         for comp in message.buttons():
-            if comp.get("custom_id") == f"pa:{session_id}:{version}:{key}":
-                return message, comp["custom_id"], None
+            cid = comp.get("custom_id", "")
+            parsed = ids.parse(cid)
+            if parsed and parsed.kind == "action" and (parsed.session_id, parsed.version, parsed.key) \
+                    == (session_id, version, key):
+                return message, cid, None
         for comp in message.selects():
             cid = comp.get("custom_id", "")
-            if cid.startswith(f"ps:{session_id}:{version}:"):
+            parsed = ids.parse(cid)
+            if parsed and parsed.kind == "select" and (parsed.session_id, parsed.version) == (session_id, version):
                 if any(o["value"] == key for o in comp.get("options", [])):
                     return message, cid, [key]
     return None

@@ -129,7 +129,11 @@ async def test_lobby_flow_and_start_with_a_fixed_seed(service, store):
     expected = game.setup([str(ANN), str(BOB), "bot-1"], {"cards": "1"}, 12345)
     assert res.session.state().hands == expected.hands
     assert set(res.changed_players) == {str(ANN), str(BOB), "bot-1"}
-    assert res.events[0].kind == "start" and res.events[0].data["seed"] == 12345
+    assert res.events[0].kind == "start" and "seed" not in res.events[0].data
+    # the seed fixes every shuffle and roll: no event or log row carries it
+    assert all("12345" not in e.model_dump_json() for e in res.events)
+    rows = await service.recent_log(s.id)
+    assert rows and all("12345" not in r.model_dump_json() for r in rows)
     assert (await service.get(s.id)).state_json == res.session.state_json
 
 

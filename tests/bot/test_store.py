@@ -32,6 +32,9 @@ async def test_empty_file_migrates_to_latest_and_reopening_does_not_rerun(tmp_pa
     assert await store.schema_version() == LATEST_VERSION == len(MIGRATIONS)
     mode = await (await store._conn.execute("PRAGMA journal_mode")).fetchone()
     assert mode[0] == "wal"
+    # an acknowledged move must survive a power loss: WAL with synchronous=FULL (2), not NORMAL (1)
+    sync = await (await store._conn.execute("PRAGMA synchronous")).fetchone()
+    assert sync[0] == 2
     sid = await store.insert_session(lobby())
     await store.close()
     assert {"sessions", "seats", "actions", "messages", "results"} <= tables(path)
