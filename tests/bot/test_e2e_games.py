@@ -6,6 +6,7 @@ import pytest
 
 from tests.bot.e2e import ALICE, BOB, CAROL, CHANNEL, make_bot, open_table, play_auto_move
 from tests.support.discord_harness import DiscordHarness
+from tests.support.guards import hand_leaks, unintended_pings
 
 
 @pytest.fixture
@@ -14,10 +15,17 @@ def db(tmp_path):
 
 
 async def _play_out(h, bot, limit: int) -> int:
+    """Play to the end through Discord; after every move, no message anyone can read shows a
+    card from someone else's hand, and nobody outside the game is ever pinged."""
     moves = 0
     while await play_auto_move(h, bot) is not None:
         moves += 1
         assert moves < limit, "the game did not end"
+        session = await bot.service.latest_in_channel(CHANNEL)
+        if session.status == "active":
+            assert hand_leaks(h, session, CHANNEL) == []
+    session = await bot.service.latest_in_channel(CHANNEL)
+    assert unintended_pings(h, {s.user_id for s in session.seats if s.user_id}) == []
     return moves
 
 
@@ -40,6 +48,19 @@ async def test_gods_of_magic_whole_game_through_discord(db):
         assert len(h.dms_to(ALICE)) == 1 and len(h.dms_to(BOB)) == 1
         stats = await h.slash("game stats", user=CAROL, channel=CHANNEL, options={"game": "gods-of-magic"})
         assert "Gods of Magic" in stats.text() and "won of 1" in stats.text()
+
+
+async def test_gods_of_magic_three_players_one_with_closed_dms_never_sees_another_hand(db):
+    """A whole 3-player game where Carol plays from ephemeral views: after every move, the
+    table, every DM and every ephemeral view is scanned for the cards in other hands."""
+    bot = make_bot(db, seed=23)
+    async with DiscordHarness(bot) as h:
+        h.block_dms(CAROL)
+        await open_table(h, "gods-of-magic", [ALICE, BOB, CAROL], options="target=100")
+        assert h.dms_to(CAROL) == []
+        moves = await _play_out(h, bot, 4000)
+        assert moves > 10
+        assert h.ephemerals_to(CAROL), "Carol played from ephemeral views"
 
 
 async def test_gods_of_magic_dice_embed_and_storytelling_modal(db):
@@ -76,8 +97,10 @@ async def test_deathly_thrones_whole_run_and_stats(db):
         stats = await h.slash("game stats", user=ALICE, channel=CHANNEL, options={"game": "deathly-thrones"})
         text = stats.text()
         assert "alice" in text
-        assert "quest iron-throne 0/1" in text or "quest iron-throne 1/1" in text
-        assert "character dwarf 0/1" in text or "character dwarf 1/1" in text
+        final = await bot.service.latest_in_channel(CHANNEL)
+        won = int(bool(final.game().result(final.state()).winners))  # the run's own outcome
+        assert f"quest iron-throne {won}/1" in text
+        assert f"character dwarf {won}/1" in text
 
 
 async def test_gods_of_magic_strict_storytelling_objection_through_buttons(db):

@@ -107,6 +107,21 @@ class HighCard(Game):
         plays = [a for a in self.legal_actions(state, player) if a.key.startswith("play:")]
         return rng.choice(plays)
 
+    def resample(self, state, player, rng):
+        """The other hands dealt anew from the cards `player` has not seen."""
+        s = state.model_copy(deep=True)
+        others = [p for p in s.players if p != player]
+        pool = [c for p in others for c in s.hands[p]]
+        seen = {(c.rank, c.suit) for cs in s.played.values() for c in cs}
+        seen |= {(c.rank, c.suit) for c in s.hands.get(player, [])} if player else set()
+        pool += [c for c in shuffled_deck(Rng(seed=rng.randint(0, 2**62)))
+                 if (c.rank, c.suit) not in seen and c not in pool][:len(pool)]
+        pool = rng.shuffled(pool)
+        for p in others:
+            s.hands[p] = [pool.pop() for _ in s.hands[p]]
+        s.rng = Rng(seed=rng.randint(0, 2**62), counter=s.rng.counter)
+        return s
+
     def rules_pages(self):
         return [RulesPage(title="High Card", body="Play your cards; the highest total wins.")]
 

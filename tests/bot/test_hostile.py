@@ -1,0 +1,163 @@
+"""What a hostile (or unlucky) user can try through Discord: hands reaching public messages,
+pings through display names, forged components and values, forms across a restart."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.ui import ids
+from tests.bot.e2e import ALICE, BOB, CAROL, CHANNEL, make_bot, open_table
+from tests.support.discord_harness import DiscordHarness, FakeMessage
+from tests.support.guards import leaks, message_text_all, unintended_pings
+
+GAME = "test-high-card"
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "pantheon.db"
+
+
+def _hand_names(session, player: str) -> dict[str, str]:
+    return {c.name: c.name for c in session.state().hands[player]}
+
+
+async def test_a_click_on_an_old_table_never_turns_it_into_a_hand(db):
+    """/game status re-posts the table; the old one could not be stripped (the edit failed), so
+    it still has buttons. A click there answers with the table, never the clicker's hand."""
+    bot = make_bot(db)
+    async with DiscordHarness(bot) as h:
+        old = await open_table(h, GAME, [ALICE, BOB])
+        h.fail_next("PATCH", rf"/channels/{CHANNEL}/messages/{old.id}$", 500)
+        with h.allow_errors():
+            await h.slash("game status", user=BOB, channel=CHANNEL)
+        new = h.last_in(CHANNEL)
+        assert new.id != old.id and old.buttons()  # the old table kept its buttons
+        session = await bot.service.active_in_channel(CHANNEL)
+        hand = _hand_names(session, str(ALICE))
+        modal = await h.click(old, h.find_button(old, "Cheer"), user=ALICE)
+        reply = await h.submit_modal(modal, {"line": "Hello"}, user=ALICE)
+        assert reply.type == 7  # the clicked message was edited ...
+        text = message_text_all(old)
+        assert leaks(text, hand) == []  # ... into public content only
+        assert "pv:" not in text and "pw:" not in text
+        assert "to act" in old.content and "Hello" in old.text()
+        assert "Hello" in new.text()  # the current table was brought up to date as well
+
+
+async def test_a_private_control_on_a_public_message_is_refused(db):
+    bot = make_bot(db)
+    async with DiscordHarness(bot) as h:
+        await open_table(h, GAME, [ALICE, BOB])
+        session = await bot.service.active_in_channel(CHANNEL)
+        alice = session.seat_of_user(ALICE)
+        forged = ids.action_id(session.id, session.version, "play:0", seat=alice.position)
+        public = FakeMessage(id=515151, channel_id=CHANNEL, guild_id=h.guild_id, components=[
+            {"type": 1, "components": [{"type": 2, "style": 2, "label": "x", "custom_id": forged}]}])
+        r = await h.click(public, forged, user=ALICE)
+        assert r.ephemeral and "private view" in r.text()
+        assert public.components and public.edits == 0  # not edited into anything
+        assert (await bot.service.get(session.id)).version == session.version  # nothing played
+
+
+async def test_a_private_view_of_another_seat_is_refused(db):
+    bot = make_bot(db)
+    async with DiscordHarness(bot) as h:
+        await open_table(h, GAME, [ALICE, BOB])
+        session = await bot.service.active_in_channel(CHANNEL)
+        alice = session.seat_of_user(ALICE)
+        forged = ids.action_id(session.id, session.version, "play:0", seat=alice.position)
+        # a DM of Bob's carrying Alice's private control (a copied custom id)
+        dm_channel = h.dm_channel_id(BOB)
+        dm = FakeMessage(id=525252, channel_id=dm_channel, components=[
+            {"type": 1, "components": [{"type": 2, "style": 2, "label": "x", "custom_id": forged}]}])
+        r = await h.click(dm, forged, user=BOB)
+        assert r.ephemeral and "another player" in r.text()
+        assert (await bot.service.get(session.id)).version == session.version
+
+
+@pytest.mark.parametrize("values", [["»page:abc"], ["»page:"], ["»page:99999"], [7], [None], [],
+                                    ["x" * 500], ["a", "b"]])
+async def test_forged_select_values_get_a_clear_answer(db, values):
+    bot = make_bot(db)
+    async with DiscordHarness(bot) as h:
+        await open_table(h, GAME, [ALICE, BOB])
+        session = await bot.service.active_in_channel(CHANNEL)
+        cid = ids.select_id(session.id, session.version, 0, 0)
+        msg = FakeMessage(id=535353, channel_id=CHANNEL, guild_id=h.guild_id, components=[
+            {"type": 1, "components": [{"type": 3, "custom_id": cid, "options": [
+                {"label": "x", "value": str(v)} for v in values if v is not None] or [
+                {"label": "x", "value": "x"}]}]}])
+        # a forged interaction: values that are not options, not strings, or too many
+        r = await h._interact(3, {"custom_id": cid, "component_type": 3, "values": values},
+                              user=ALICE, source=msg)
+        assert r.ephemeral and "Pick one of the options" in r.text()
+        assert (await bot.service.get(session.id)).version == session.version
+
+
+async def test_a_display_name_mention_never_pings(db):
+    """A nickname `<@1004>` is shown in the 📪 line; only the players to act may be pinged."""
+    bot = make_bot(db)
+    members = {ALICE: "alice", BOB: "<@1004>", CAROL: "carol", 1004: "dave"}
+    async with DiscordHarness(bot, members=members) as h:
+        h.block_dms(BOB)
+        table = await open_table(h, GAME, [ALICE, BOB])
+        assert "<@1004>" in table.content  # the name is shown as typed ...
+        session = await bot.service.active_in_channel(CHANNEL)
+        to_act = {session.seat(p).user_id for p in session.game().to_act(session.state())}
+        assert unintended_pings(h, to_act | {ALICE, BOB}) == []  # ... and never pings Dave
+        assert not any(1004 in _pinged(c) for c in h.calls)
+
+
+def _pinged(call) -> set[int]:
+    from tests.support.guards import _message_bodies, pings
+
+    out: set[int] = set()
+    for body in _message_bodies(call):
+        out |= pings(body)[0]
+    return out
+
+
+async def test_a_form_sent_before_a_restart_is_applied_after_it(db):
+    bot = make_bot(db)
+    h = DiscordHarness(bot)
+    await h.start()
+    await open_table(h, GAME, [ALICE, BOB])
+    table = h.last_in(CHANNEL)
+    modal = await h.click(table, h.find_button(table, "Cheer"), user=ALICE)
+    assert modal.type == 9
+    session = await bot.service.active_in_channel(CHANNEL)
+    await h.close()
+    bot2 = make_bot(db)
+    async with DiscordHarness(bot2, restart_of=h) as h2:
+        reply = await h2.submit_modal(modal, {"line": "Typed before the restart"}, user=ALICE)
+        assert reply.type == 7
+        assert "Typed before the restart" in table.text()
+        assert (await bot2.service.get(session.id)).version == session.version + 1
+
+
+async def test_a_stale_form_is_refused_with_the_line_given_back(db):
+    bot = make_bot(db)
+    async with DiscordHarness(bot) as h:
+        table = await open_table(h, GAME, [ALICE, BOB])
+        modal = await h.click(table, h.find_button(table, "Cheer"), user=ALICE)
+        other = await h.click(table, h.find_button(table, "Cheer"), user=ALICE)
+        await h.submit_modal(other, {"line": "First"}, user=ALICE)  # the game moves on
+        reply = await h.submit_modal(modal, {"line": "My carefully typed line"}, user=ALICE)
+        assert reply.ephemeral and "out of date" in reply.text()
+        assert "My carefully typed line" in reply.text()
+
+
+async def test_a_forged_overlong_form_line_is_clipped(db):
+    bot = make_bot(db)
+    async with DiscordHarness(bot) as h:
+        table = await open_table(h, GAME, [ALICE, BOB])
+        modal = await h.click(table, h.find_button(table, "Cheer"), user=ALICE)
+        from tests.support import payloads as P
+
+        for comp in P.iter_modal_inputs(modal.modal.get("components") or []):
+            comp.pop("max_length", None)  # a forged client ignores the form's limit
+        reply = await h.submit_modal(modal, {"line": "y" * 3000}, user=ALICE)
+        assert reply.type == 7
+        session = await bot.service.active_in_channel(CHANNEL)
+        assert len(session.state().cheer or "") <= 400
