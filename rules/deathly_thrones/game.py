@@ -339,6 +339,16 @@ class DeathlyThrones(Game):
     def seat_label(self, state: RunState, player: str) -> str | None:
         return self.character_of(state).name
 
+    def resample(self, state: RunState, player: str | None, rng: Rng) -> RunState:
+        """The run with its hidden parts dealt anew: the order of the face-down step deck and of
+        the face-down battle deck, and the generator's seed. Everything else is on the table
+        (the cards drawn, the discard pile's size, the counters, the fight)."""
+        s = state.copy()
+        s.step_deck = rng.shuffled(s.step_deck)
+        s.battle_deck = rng.shuffled(s.battle_deck)
+        s.rng = Rng(seed=rng.randint(0, 2**62), counter=state.rng.counter)
+        return s
+
     def check_invariants(self, state: RunState) -> None:
         assert 0 <= state.health <= COUNTER_MAX, f"health {state.health} out of 0..9"
         assert 0 <= state.armor <= COUNTER_MAX, f"armor {state.armor} out of 0..9"

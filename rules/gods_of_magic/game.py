@@ -116,8 +116,9 @@ class GodsOfMagic(Game):
         if s.forbidden:
             if s.step == "recombine" and f"{ctx}|rc:moves" in s.forbidden:
                 acts = [a for a in acts if a.key == "rc:done"]
+            # private: which choices were left may depend on the hand
             acts = [a for a in acts if f"{ctx}|{a.key}" not in s.forbidden] or [
-                magic.pass_action("the table objected to every choice left")]
+                magic.pass_action("the table objected to every choice left", private=True)]
         mode = s.options.get("storytelling", "off")
         if mode != "off":
             acts = [a.model_copy(update={"text_prompt": STORY_PROMPT, "text_required": mode == "strict"})
@@ -136,8 +137,7 @@ class GodsOfMagic(Game):
         if s.phase == "play":
             if s.pending:
                 return [*magic.target_choices(s, player, s.pending[0]), magic.BACK]
-            return magic.hand_choices(s, player, "Play a card") or [
-                magic.pass_action(magic.no_play_reason(s, player))]
+            return magic.hand_choices(s, player, "Play a card") or [magic.no_play_pass(s, player)]
         if s.phase == "roll":
             return [Action(key="roll", label="Roll the d10", style="primary")]
         if s.phase == "owner_draw":
@@ -285,7 +285,9 @@ class GodsOfMagic(Game):
     def _resume(self, s: GomState, token: str, events: list[Event]) -> None:
         """Go on after a finished move (immediately, or once an objection window let it stand)."""
         s.pending = []
-        if token == "play":
+        if token == "last":
+            self._last_visitation_held(s, events)
+        elif token == "play":
             s.phase = "roll"
         elif token == "creation" and s.plays_left > 0:
             s.step = "creation"
@@ -305,12 +307,25 @@ class GodsOfMagic(Game):
         if winners:
             self._finish(s, winners, "target", events)
             return
+        if s.exhausted:
+            return  # no next turn: the caller holds the last Visitation (_final_scoring)
         s.current = (s.current + 1) % len(s.players)
         self._start_turn(s, events)
 
     def _final_scoring(self, s: GomState, events: list[Event]) -> None:
+        """The deck is exhausted: every god scores once more, and the game ends."""
         magic.visitation(s, events)
         self._finish(s, winners_by_score(s, list(s.players)), "deck", events)
+
+    def _last_visitation_held(self, s: GomState, events: list[Event]) -> None:
+        """The deck ran out at a Visitation's own draw: that Visitation was the last scoring (the
+        house rule's single last scoring, not a second one). Its win check, then the end."""
+        s.step = ""
+        winners = check_win(s)
+        if winners:
+            self._finish(s, winners, "target", events)
+        else:
+            self._finish(s, winners_by_score(s, list(s.players)), "deck", events)
 
     def _finish(self, s: GomState, winners: list[str], reason: str, events: list[Event]) -> None:
         s.phase, s.step, s.pending, s.winners, s.end_reason = "over", "", [], winners, reason
@@ -367,6 +382,11 @@ class GodsOfMagic(Game):
         from rules.gods_of_magic.help import rules_pages
 
         return rules_pages()
+
+    def resample(self, state, player, rng):
+        from rules.gods_of_magic.hidden import resample
+
+        return resample(state, player, rng)
 
     def check_invariants(self, state):
         s: GomState = state

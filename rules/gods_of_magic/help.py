@@ -30,7 +30,9 @@ def rules_pages() -> list[RulesPage]:
             "Location. (With nothing playable you pass.)\n"
             "3. **Dice**: roll the d10 and carry out the Magic Table result.")),
         RulesPage(title="The Magic Table", body=table + (
-            "\n\nA result whose choice has no possible target is offered as *Pass* with the reason. "
+            "\n\nA result whose choice has no possible target is offered as *Pass* with the reason; a pass "
+            "that would tell what your hand holds is shown only to you, and Alteration always offers "
+            "*Play no Descriptor*. An Alteration in a realm of imagination scores nothing. "
             "Transformation keeps the Descriptors of a replaced card (they now describe the new one); "
             "Recombination allows a dozen free moves, then only moves that restore your hand size. "
             "An Evocation card that fits nowhere stays in your hand.")),
@@ -43,7 +45,8 @@ def rules_pages() -> list[RulesPage]:
             "**Our rules where the rulebook is silent**:\n"
             "• **Exact tie**: gods tied on the highest score when the game ends share the victory.\n"
             "• **Exhausted deck**: the first time the deck runs out, the discard pile is shuffled into a new "
-            "deck. The next time a card cannot be drawn, the gods hold a last Visitation (everyone scores) "
+            "deck. The next time a card cannot be drawn, the gods hold a last Visitation (everyone scores "
+            "once more; when it is a Visitation's own draw that fails, that Visitation is the last one) "
             "and the game ends: the highest score wins, even below the target.\n"
             "• Alteration points count as scored at once; the win check comes at the end of the turn.\n"
             "• Destruction: the owner of the destroyed card chooses whether to draw.\n\n"

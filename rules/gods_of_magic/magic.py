@@ -21,10 +21,11 @@ from rules.gods_of_magic.moves import (
     purge,
     target_actions,
 )
-from rules.gods_of_magic.scoring import domain_value
+from rules.gods_of_magic.scoring import alteration_gain, domain_value, is_imagination
 from rules.gods_of_magic.state import MAGIC_NAMES, RECOMBINE_FREE_MOVES, GomState
 
 BACK = Action(key="back", label="Choose something else")
+SKIP_ALTERATION = Action(key="skip", label="Play no Descriptor")
 
 
 def hand_choices(s: GomState, player: str, group: str, only: Suit | None = None,
@@ -48,16 +49,26 @@ def no_play_reason(s: GomState, player: str) -> str:
     return "no card in hand fits a realm"
 
 
+def no_play_pass(s: GomState, player: str) -> Action:
+    """The forced pass when no hand card can be played. That there is nothing to play is itself
+    news about the hand, so it is private, unless the hand is empty (its size is public)."""
+    return pass_action(no_play_reason(s, player), private=bool(s.hands[player]))
+
+
 def target_choices(s: GomState, player: str, cid: str, new_realm: bool = True) -> list[Action]:
+    """Where a card picked from the hand may go: private, since every label names that card
+    (and it may still go back to the hand)."""
     pairs = placement_targets(s, player, cid, new_realm)
     group = None
     if len(pairs) > 4:
         group = "Attach it to a card" if s.suit(cid) == Suit.DESCRIPTOR else "Choose a realm"
-    return [Action(key=k, label=lab, group=group, style="primary") for k, lab in pairs]
+    return [Action(key=k, label=lab, group=group, style="primary", private=True) for k, lab in pairs]
 
 
-def pass_action(reason: str) -> Action:
-    return Action(key="pass", label=f"Pass: {reason}"[:80])
+def pass_action(reason: str, private: bool = False) -> Action:
+    """A pass. `private` when the reason (or that there is nothing else to do) tells what the
+    hand holds: the table never sees it."""
+    return Action(key="pass", label=f"Pass: {reason}"[:80], private=private)
 
 
 # --- starting a result ------------------------------------------------------------
@@ -79,14 +90,20 @@ def begin(s: GomState, result: int, events: list[Event]) -> str | None:
         if not got:
             return "end"
         if not placement_targets(s, p, got[0]):
+            # the card is still in the hand: only its owner is told which one it is
             events.append(Event(kind="evocation_kept", text=(
-                f"{who(p)} cannot play {label(s, got[0])} anywhere and keeps it in hand.")))
+                f"{who(p)} cannot play the card they drew anywhere and keeps it in hand."),
+                data={"player": p}))
+            events.append(Event(kind="evocation_kept_private", text=(
+                f"You cannot play {label(s, got[0])} anywhere: it stays in your hand."),
+                data={"player": p, "card": got[0]}, visible_to=[p]))
             return "end"
         s.pending = [got[0]]
     if result == 9:
         draw(s, p, 1, events, "Visitation")
         visitation(s, events)
-        return "end"
+        # when that draw found no card, this Visitation is the last one: nobody scores twice
+        return "last" if s.exhausted else "end"
     if result == 7:
         s.recombine_hand = len(s.hands[p])
         s.recombine_moves = 0
@@ -120,7 +137,7 @@ def actions(s: GomState, player: str) -> list[Action]:
         if s.plays_left < 2:
             acts.append(Action(key="fin", label="Finish the Creation"))
         elif not acts:
-            acts.append(pass_action(no_play_reason(s, player)))
+            acts.append(no_play_pass(s, player))
         return acts
     if step == "evoke":
         return target_choices(s, player, pend[0])
@@ -130,10 +147,18 @@ def actions(s: GomState, player: str) -> list[Action]:
             return [*(Action(key=f"tr:{c}", label=f"Replace it with {label(s, c)}", private=True,
                              group="Replace it with")
                       for c in s.hands[player] if s.suit(c) == suit), BACK]
+        # the cards offered are those sharing a suit with the hand: that tells the hand, so private
         suits = {s.suit(c) for c in s.hands[player]}
         cards = [t for t in s.in_play() if s.suit(t[2]) in suits]
-        return target_actions(s, "tf", cards, "Card to transform") or [
-            pass_action("no card in play shares a suit with your hand")]
+        acts = [a.model_copy(update={"private": True})
+                for a in target_actions(s, "tf", cards, "Card to transform")]
+        if acts:
+            return acts
+        if not s.hands[player]:
+            return [pass_action("your hand is empty")]
+        if not s.in_play():
+            return [pass_action("no card is in play")]
+        return [pass_action("no card in play shares a suit with your hand", private=True)]
     if step == "destroy":
         return target_actions(s, "kill", s.in_play(), "Card to destroy") or [
             pass_action("no card is in play")]
@@ -146,12 +171,9 @@ def actions(s: GomState, player: str) -> list[Action]:
     if step == "alter":
         if pend:
             return [*target_choices(s, player, pend[0]), BACK]
+        # playing a Descriptor is optional: the same public way out, whatever the hand holds
         acts = hand_choices(s, player, "Play a Descriptor", only=Suit.DESCRIPTOR)
-        if acts:
-            return [*acts, Action(key="skip", label="Play no Descriptor")]
-        why = "no Descriptor in hand" if not any(
-            s.suit(c) == Suit.DESCRIPTOR for c in s.hands[player]) else "no card to attach it to"
-        return [pass_action(why)]
+        return [*acts, SKIP_ALTERATION]
     if step == "recombine":
         return recombine_actions(s, player)
     raise AssertionError(f"unknown step {step!r}")
@@ -194,7 +216,7 @@ def _lift_size(s: GomState, cid: str) -> int:
     return 1 if d is not None else 1 + len(s.domains[owner][r].cards[i].descriptors)
 
 
-def _rc_spots(s: GomState, player: str, cid: str) -> list[tuple[str, str]]:
+def rc_spots(s: GomState, player: str, cid: str) -> list[tuple[str, str]]:
     """Where a card being rearranged may go (not where it is now, never a new realm)."""
     where = s.locate(cid)
     if where is None:
@@ -212,7 +234,9 @@ def recombine_actions(s: GomState, player: str) -> list[Action]:
         in_play = s.locate(cid) is not None
         acts = []
         if _rc_ok(s, player, 0 if in_play else -1):
-            acts = [Action(key=f"rc:{k}", label=lab, group="Put it") for k, lab in _rc_spots(s, player, cid)]
+            # a card from the hand is named by every label: private; a card in play is public
+            acts = [Action(key=f"rc:{k}", label=lab, group="Put it", private=not in_play)
+                    for k, lab in rc_spots(s, player, cid)]
         if in_play and _rc_ok(s, player, _lift_size(s, cid)):
             acts.append(Action(key="rc:hand", label=f"Take {label(s, cid)} into your hand"))
         return [*acts, BACK]
@@ -221,19 +245,19 @@ def recombine_actions(s: GomState, player: str) -> list[Action]:
         if owner != player:
             continue
         size = _lift_size(s, cid)
-        if _rc_ok(s, player, size) or (_rc_ok(s, player, 0) and _rc_spots(s, player, cid)):
+        if _rc_ok(s, player, size) or (_rc_ok(s, player, 0) and rc_spots(s, player, cid)):
             acts.append(Action(key=f"rc:pick:{cid}", label=f"{label(s, cid)} · realm {r + 1}",
                                group="Take a card from your realms"))
     if _rc_ok(s, player, -1):
         for cid in s.hands[player]:
-            if _rc_spots(s, player, cid):
+            if rc_spots(s, player, cid):
                 acts.append(Action(key=f"rc:put:{cid}", label=f"Place {label(s, cid)}", private=True,
                                    group="Place a card from your hand"))
     n = _surplus(s, player)
     if n == 0:
         acts.append(Action(key="rc:done", label="Finish the Recombination", style="primary"))
     elif not acts:  # cannot happen by construction; never leave the player stuck
-        acts.append(pass_action("the hand size cannot be restored"))
+        acts.append(pass_action("the hand size cannot be restored", private=True))
     return acts
 
 
@@ -301,11 +325,15 @@ def handle(s: GomState, player: str, key: str, events: list[Event]) -> str | Non
                             data={"player": player, "card": cid, "realm": r}))
         if step == "alter":
             host = key[3:]
-            gain = s.cards[cid].vp + s.cards[host].vp
+            gain = alteration_gain(s, player, cid, host)
             s.scores[player] += gain
-            events.append(Event(kind="alteration_score", text=(
-                f"{who(player)} scores {label(s, cid)} and {label(s, host)} at once: +{gain} "
-                f"= {s.scores[player]}."), data={"player": player, "gain": gain}))
+            if is_imagination(s, s.domains[player][r]):
+                text = (f"{who(player)} scores nothing for {label(s, cid)} and {label(s, host)}: "
+                        f"realm {r + 1} has no Location, a realm of imagination.")
+            else:
+                text = (f"{who(player)} scores {label(s, cid)} and {label(s, host)} at once: +{gain} "
+                        f"= {s.scores[player]}.")
+            events.append(Event(kind="alteration_score", text=text, data={"player": player, "gain": gain}))
         if step == "creation":
             s.plays_left -= 1
             return "creation"

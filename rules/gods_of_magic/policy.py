@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rules.core import Action, Rng
 from rules.gods_of_magic.content import Suit
-from rules.gods_of_magic.scoring import COMPLETE_BONUS, domain_value, target
+from rules.gods_of_magic.scoring import COMPLETE_BONUS, alteration_gain, domain_value, target
 from rules.gods_of_magic.state import GomState
 
 Light = list[tuple[str, tuple[str, ...]]]
@@ -128,7 +128,10 @@ def _choose(s: GomState, player: str, legal: list[Action], by_key: dict[str, Act
     if s.phase == "discard":
         return _best(legal, lambda a: -s.cards[a.key[5:]].vp if a.key.startswith("disc:") else None)
     step = s.step if s.phase == "magic" else "play"
-    if s.pending and step in ("play", "creation", "alter", "evoke"):
+    if s.pending and step == "alter":
+        d = s.pending[0]
+        return _best(legal, lambda a: _alter_score(s, player, d, a.key[3:]) if a.key.startswith("on:") else None)
+    if s.pending and step in ("play", "creation", "evoke"):
         cid = s.pending[0]
         return _best(legal, lambda a: _place_score(s, player, a, cid))
     if step in ("play", "creation"):
@@ -143,7 +146,7 @@ def _choose(s: GomState, player: str, legal: list[Action], by_key: dict[str, Act
             if a.key.startswith("play:"):
                 d = a.key[5:]
                 for _r, host in s.hosts(player):
-                    v = s.cards[d].vp + s.cards[host].vp + _gain_place(s, player, d, f"on:{host}")
+                    v = _alter_score(s, player, d, host)
                     if v > best_v:
                         best, best_v = a, v
         return best or by_key.get("skip")
@@ -158,6 +161,11 @@ def _choose(s: GomState, player: str, legal: list[Action], by_key: dict[str, Act
     if step == "recombine":
         return _recombine(s, player, legal, by_key)
     return None
+
+
+def _alter_score(s: GomState, player: str, descriptor: str, host: str) -> float:
+    """An Alteration's points now (none in a realm of imagination) and what the realm gains."""
+    return alteration_gain(s, player, descriptor, host) + _gain_place(s, player, descriptor, f"on:{host}")
 
 
 def _setup(s: GomState, player: str, legal: list[Action], by_key: dict[str, Action]) -> Action | None:

@@ -29,6 +29,17 @@ def realm_value(state: GomState, realm: Realm) -> int:
     return total + (COMPLETE_BONUS if is_complete(state, realm) else 0)
 
 
+def alteration_gain(state: GomState, owner: str, descriptor: str, host: str) -> int:
+    """What an Alteration scores at once: the Descriptor and the card it describes, or nothing
+    when that card's realm is a realm of imagination (a realm without a Location scores nothing)."""
+    for realm in state.domains[owner]:
+        if any(p.card == host for p in realm.cards):
+            if is_imagination(state, realm):
+                return 0
+            return state.cards[descriptor].vp + state.cards[host].vp
+    raise ValueError(f"{host} is not in {owner}'s domain")
+
+
 def domain_value(state: GomState, player: str) -> int:
     return sum(realm_value(state, r) for r in state.domains[player])
 

@@ -66,14 +66,16 @@ class GomView(BaseModel):
     storytelling: str
     reshuffled: bool
     pending_public: list[CardDef] = Field(default_factory=list)
-    """A card in play already chosen as the target of the current move."""
+    """A card in play already chosen as the target of the current move (not a Transformation's
+    target: that choice tells a suit of the mover's hand, see `pending_private`)."""
     objection: ObjectionView | None = None
     winners: list[str] | None = None
     end_reason: str = ""
     hand: list[CardDef] | None = None
     """Only in a player's own view."""
     pending_private: list[CardDef] = Field(default_factory=list)
-    """A card from the viewer's hand chosen for the current move (own view only)."""
+    """A card from the viewer's hand chosen for the current move, or the target of their
+    Transformation (own view only)."""
 
 
 def realm_view(s: GomState, n: int, realm: Realm) -> RealmView:
@@ -109,10 +111,13 @@ def build_view(s: GomState, viewer: str | None, to_act: list[str]) -> GomView:
     if s.dice is not None:
         dice = DiceView(player=s.dice.player, face=s.dice.face, result=s.dice.result,
                         name=MAGIC_NAMES[s.dice.result], text=MAGIC_TEXT[s.dice.result])
-    public_pending = [s.cards[c] for c in s.pending if s.locate(c) is not None]
     own = viewer is not None and viewer in s.hands
-    private_pending = [s.cards[c] for c in s.pending if s.locate(c) is None] \
-        if own and viewer in to_act and viewer == s.player else []
+    mover = own and viewer in to_act and viewer == s.player
+    # a Transformation's target is chosen among the cards sharing a suit with the hand: until
+    # the card is replaced, only the mover is shown that choice (with their hand)
+    secret = s.step == "transform"
+    public_pending = [s.cards[c] for c in s.pending if s.locate(c) is not None and not secret]
+    private_pending = [s.cards[c] for c in s.pending if s.locate(c) is None or secret] if mover else []
     obj = None
     if s.objection is not None:
         o = s.objection

@@ -305,15 +305,18 @@ def test_alteration_scores_the_descriptor_and_its_card_at_once():
     assert s.domains["a"][0].cards[1].descriptors == ["D10"]
 
 
-def test_alteration_pass_reasons():
+def test_alteration_without_a_playable_descriptor_offers_only_the_neutral_skip():
+    # no reason given: "no Descriptor in hand" on the public table would tell the hand
     s = board(hands={"a": ["E01"]}, realms={"a": [["L01"]]})
     s, _ = roll(s, 6)
     [p] = G.legal_actions(s, "a")
-    assert p.key == "pass" and "Descriptor" in p.label
+    assert p.key == "skip" and p.label == "Play no Descriptor" and not p.private
     s = board(hands={"a": ["D01"]})
     s, _ = roll(s, 6)
     [p] = G.legal_actions(s, "a")
-    assert p.key == "pass" and "attach" in p.label
+    assert p.key == "skip"
+    s, events = act(s, "a", "skip")
+    assert s.player == "b" and any(e.kind == "pass" for e in events)
 
 
 def test_recombination_rearranges_and_keeps_the_hand_size():
