@@ -183,7 +183,9 @@ class Controller:
 
     async def _page(self, interaction: discord.Interaction, parsed: ids.Parsed, page: int) -> None:
         session = await self.service.get(parsed.session_id)
-        if parsed.version != session.version:
+        seat = session.seat_of_user(interaction.user.id)
+        current = session.current_for(seat, parsed.version) if seat else parsed.version == session.version
+        if not current:
             raise ServiceError("This message is out of date: the game has moved on. Use `/game status`.")
         audience = self._audience(session, interaction, parsed)
         if session.state_json is None:
@@ -195,9 +197,9 @@ class Controller:
         session_id, version = parsed.session_id, parsed.version
         session = await self.service.get(session_id)
         self._audience(session, interaction, parsed)  # refuse a misplaced control before acting
-        player = self._player_of(session, interaction.user.id)
-        if player is not None and session.status == "active" and version == session.version:
-            action = next((a for a in session.game().legal_actions(session.state(), player)
+        seat = session.seat_of_user(interaction.user.id)
+        if seat is not None and session.status == "active" and session.current_for(seat, version):
+            action = next((a for a in session.game().legal_actions(session.state(), seat.player_id)
                            if a.key == key), None)
             if action is not None and action.text_prompt:
                 modal = TextModal(ids.modal_id(session_id, version, key), title=action.label,

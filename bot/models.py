@@ -25,6 +25,10 @@ class Seat(BaseModel):
     """Played by the automatic player (an automatic seat, or a person's seat handed over)."""
     dm_blocked: bool = False
     """A DM to this player failed (Discord 50007): the table offers "Show my hand"."""
+    actions_version: int = 0
+    """The session version at which this player's choices (their legal actions: keys and labels)
+    last changed. A control rendered at version V >= this still means what it said, so a click
+    on it is accepted even after other players moved (simultaneous choices)."""
 
 
 class Session(BaseModel):
@@ -78,6 +82,11 @@ class Session(BaseModel):
 
     def seat(self, player_id: str) -> Seat | None:
         return next((s for s in self.seats if s.player_id == player_id), None)
+
+    def current_for(self, seat: Seat, version: int | None) -> bool:
+        """A control rendered at `version` is still current for this seat: nothing the seat may
+        choose has changed since (None: commands, not checked)."""
+        return version is None or seat.actions_version <= version <= self.version
 
     def humans(self) -> list[Seat]:
         """The seats of people (a person's seat handed to the automatic player included)."""

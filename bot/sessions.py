@@ -353,11 +353,11 @@ class SessionService:
         async with self._locked(session_id):
             session = await self.get(session_id)
             self._require_active(session)
-            if version is not None and version != session.version:
-                raise StaleVersion()
             seat = session.seat_of_user(user_id)
             if seat is None:
                 raise NotSeated()
+            if not session.current_for(seat, version):
+                raise StaleVersion()
             if seat.auto:
                 raise ServiceError("The automatic player has your seat in this game now.")
             change = _Change(session, self.clock())
@@ -483,16 +483,20 @@ class SessionService:
         session.remind_at = session.deadline - min(allowed / 4, REMINDER_LEAD_MAX)
         session.reminded = False
 
-    def _changed_players(self, change: _Change) -> list[str]:
+    def _changed_players(self, change: _Change) -> tuple[list[str], set[str]]:
+        """The players whose private view or choices changed, and those whose choices (legal
+        actions) changed."""
         game, old, new = change.game, change.old_state, change.state
         assert new is not None
-        out = []
+        out, choices = [], set()
         for seat in change.session.seats:
             pid = seat.player_id
-            if old is None or game.view(old, pid) != game.view(new, pid) or \
-                    game.legal_actions(old, pid) != game.legal_actions(new, pid):
+            moved = old is None or game.legal_actions(old, pid) != game.legal_actions(new, pid)
+            if moved:
+                choices.add(pid)
+            if moved or game.view(old, pid) != game.view(new, pid):
                 out.append(pid)
-        return out
+        return out, choices
 
     def _result_rows(self, session: Session, result: Result, now: float) -> list[ResultRow]:
         pids = {s.player_id for s in session.seats}
@@ -536,7 +540,10 @@ class SessionService:
         else:
             session.deadline = session.remind_at = None
             session.reminded = False
-        changed = self._changed_players(change)
+        changed, choices = self._changed_players(change)
+        for seat in session.seats:  # their controls rendered before now no longer mean the same
+            if seat.player_id in choices:
+                seat.actions_version = session.version
         before = set(game.to_act(change.old_state)) if change.old_state is not None else set()
         newly = [p for p in change.humans_to_act(change.state) if p not in before] \
             if session.status == "active" else []

@@ -109,6 +109,9 @@ MIGRATIONS: list[list[str]] = [
     [  # 3: the newest session of a channel (/game log after the end)
         "CREATE INDEX sessions_channel ON sessions (channel_id, id)",
     ],
+    [  # 4: the version at which each seat's choices last changed (simultaneous clicks)
+        "ALTER TABLE seats ADD COLUMN actions_version INTEGER NOT NULL DEFAULT 0",
+    ],
 ]
 
 LATEST_VERSION = len(MIGRATIONS)
@@ -131,7 +134,8 @@ _SESSION_COLUMNS = (
     "s.version, s.created_at, s.updated_at, s.deadline, s.remind_at, s.reminded, "
     "m.channel_id, m.message_id"
 )
-_SEAT_COLUMNS = "st.position, st.player_id, st.name, st.user_id, st.auto, st.dm_blocked"
+_SEAT_COLUMNS = ("st.position, st.player_id, st.name, st.user_id, st.auto, st.dm_blocked, "
+                 "st.actions_version")
 # Sessions with their seats and table message in one query (one row per seat).
 _SELECT_SESSIONS = (
     f"SELECT {_SESSION_COLUMNS}, {_SEAT_COLUMNS} FROM sessions s "
@@ -157,7 +161,7 @@ def _sessions_from_rows(rows: Sequence[Sequence[Any]]) -> list[Session]:
         if row[16] is not None:
             session.seats.append(Seat(position=row[16], player_id=row[17], name=row[18],
                                       user_id=row[19], auto=bool(row[20]),
-                                      dm_blocked=bool(row[21])))
+                                      dm_blocked=bool(row[21]), actions_version=row[22]))
     for session in out.values():
         session.seats.sort(key=lambda s: s.position)
     return list(out.values())
@@ -312,10 +316,10 @@ class Store:
     @staticmethod
     async def _insert_seats(conn: aiosqlite.Connection, sid: int, seats: Sequence[Seat]) -> None:
         await conn.executemany(
-            "INSERT INTO seats (session_id, position, player_id, name, user_id, auto, dm_blocked) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [(sid, s.position, s.player_id, s.name, s.user_id, int(s.auto), int(s.dm_blocked))
-             for s in seats],
+            "INSERT INTO seats (session_id, position, player_id, name, user_id, auto, dm_blocked, "
+            "actions_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(sid, s.position, s.player_id, s.name, s.user_id, int(s.auto), int(s.dm_blocked),
+              s.actions_version) for s in seats],
         )
 
     async def load(self, session_id: int) -> Session | None:

@@ -130,3 +130,42 @@ async def test_gods_of_magic_strict_storytelling_objection_through_buttons(db):
         assert f"<@{mover}>" in table.content  # and the mover chooses again
         # the objection window has its own short deadline
         assert session.deadline is not None
+
+
+async def test_simultaneous_setup_clicks_on_views_still_current_for_each_player(db):
+    """Gods of Magic's setup waits for everyone at once. A view rendered before another
+    player's move still means the same for its owner: the click is applied, in any order. A
+    view whose choices changed (its owner placed a card since) is refused."""
+    from copy import deepcopy
+
+    from tests.support.discord_harness import FakeMessage
+
+    bot = make_bot(db, seed=4)
+    async with DiscordHarness(bot) as h:
+        await open_table(h, "gods-of-magic", [ALICE, BOB, CAROL])
+        snapshots = {}
+        for user in (ALICE, BOB, CAROL):
+            dm = h.dms_to(user)[0]
+            snapshots[user] = FakeMessage(id=dm.id + 1_000_000 + user, channel_id=dm.channel_id,
+                                          components=deepcopy(dm.components))
+
+        def first_choice(user):
+            menu = snapshots[user].selects()[0]
+            return menu["custom_id"], [menu["options"][0]["value"]]
+
+        start = await bot.service.active_in_channel(CHANNEL)
+        for user in (CAROL, ALICE, BOB):  # each clicks the view rendered before the others moved
+            cid, values = first_choice(user)
+            reply = await h.select(snapshots[user], cid, values, user=user)
+            assert reply.type == 7, reply.text()
+        after = await bot.service.active_in_channel(CHANNEL)
+        assert after.version == start.version + 3
+        placed = after.state().setup_played
+        assert all(placed[str(u)] == 1 for u in (ALICE, BOB, CAROL))
+        # Bob's first view no longer means the same for him (that card is placed): refused
+        cid, values = first_choice(BOB)
+        again = FakeMessage(id=snapshots[BOB].id + 1, channel_id=snapshots[BOB].channel_id,
+                            components=deepcopy(snapshots[BOB].components))
+        reply = await h.select(again, cid, values, user=BOB)
+        assert reply.ephemeral and "out of date" in reply.text()
+        assert (await bot.service.active_in_channel(CHANNEL)).version == after.version

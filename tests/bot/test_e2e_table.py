@@ -93,7 +93,8 @@ async def test_wrong_player_and_stale_clicks_change_nothing(db):
         assert "Go team" in table.text()
         after = await bot.service.get(session.id)
         assert after.version == session.version + 1
-        # the old DM's select still carries the old version: stale, answered politely
+        # a control rendered before the cheer still means the same for alice (her choices did
+        # not change): accepted
         old_dm = h.dms_to(ALICE)[0]
         assert old_dm.selects()  # alice's DM was re-rendered with the new version...
         stale_id = f"pa:{session.id}:{session.version}:cheer"
@@ -102,8 +103,13 @@ async def test_wrong_player_and_stale_clicks_change_nothing(db):
             {"type": 1, "components": [{"type": 2, "style": 2, "label": "Cheer", "custom_id": stale_id}]}],
             guild_id=h.guild_id)
         r = await h.click(stale_msg, stale_id, user=ALICE)
+        assert r.type == 9  # the cheer's form opens
+        # once alice has played a card her choices changed: the same old control is refused
+        await play_auto_move(h, bot)
+        moved = await bot.service.get(session.id)
+        r = await h.click(stale_msg, stale_id, user=ALICE)
         assert r.ephemeral and "out of date" in r.text().lower()
-        assert (await bot.service.get(session.id)).version == after.version
+        assert (await bot.service.get(session.id)).version == moved.version
 
 
 async def test_malformed_custom_id_gets_a_clear_answer(db):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.ui import ids
-from tests.bot.e2e import ALICE, BOB, CAROL, CHANNEL, make_bot, open_table
+from tests.bot.e2e import ALICE, BOB, CAROL, CHANNEL, make_bot, open_table, play_auto_move
 from tests.support.discord_harness import DiscordHarness, FakeMessage
 from tests.support.guards import leaks, message_text_all, unintended_pings
 
@@ -141,8 +141,7 @@ async def test_a_stale_form_is_refused_with_the_line_given_back(db):
     async with DiscordHarness(bot) as h:
         table = await open_table(h, GAME, [ALICE, BOB])
         modal = await h.click(table, h.find_button(table, "Cheer"), user=ALICE)
-        other = await h.click(table, h.find_button(table, "Cheer"), user=ALICE)
-        await h.submit_modal(other, {"line": "First"}, user=ALICE)  # the game moves on
+        await play_auto_move(h, bot)  # alice plays a card: her turn is over, the form is stale
         reply = await h.submit_modal(modal, {"line": "My carefully typed line"}, user=ALICE)
         assert reply.ephemeral and "out of date" in reply.text()
         assert "My carefully typed line" in reply.text()
