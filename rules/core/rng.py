@@ -12,7 +12,7 @@ import hashlib
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 T = TypeVar("T")
 
@@ -24,6 +24,16 @@ class Rng(BaseModel):
     """The game's seed, chosen once at setup and kept for replays."""
     counter: int = 0
     """How many 64-bit words have been drawn so far."""
+    scripted: list[int] = Field(default_factory=list, exclude=True)
+    """Outcomes decided in advance by a test (`script`); never saved with a state."""
+
+    def script(self, *values: int) -> Rng:
+        """Decide chance for a test: the next `randint` draws (a die, a choice, a step of a
+        shuffle) return these values in order, then the seeded stream goes on. A value outside
+        the range asked for raises ValueError, so a script that no longer fits the rules fails
+        loudly. Returns self."""
+        self.scripted = [*self.scripted, *values]
+        return self
 
     def next64(self) -> int:
         digest = hashlib.blake2b(
@@ -36,6 +46,12 @@ class Rng(BaseModel):
         """A uniform integer in [lo, hi], without modulo bias."""
         if hi < lo:
             raise ValueError(f"empty range {lo}..{hi}")
+        if self.scripted:
+            value, self.scripted = self.scripted[0], self.scripted[1:]  # rebinding: copies share none
+            if not lo <= value <= hi:
+                raise ValueError(f"scripted value {value} is outside {lo}..{hi}")
+            self.counter += 1
+            return value
         span = hi - lo + 1
         limit = (_MASK64 + 1) - ((_MASK64 + 1) % span)
         while True:

@@ -79,3 +79,21 @@ def test_shuffle_is_a_permutation_and_fork_is_independent():
     assert sorted(shuffled) == items and shuffled != items
     fork = rng.fork("bot")
     assert fork.seed != rng.seed and rng.counter == 51
+
+
+def test_scripted_chance_decides_the_next_draws_then_the_seeded_stream_goes_on():
+    rng = Rng(seed=2026).script(6, 1, 4)
+    assert [rng.roll(6) for _ in range(3)] == [6, 1, 4]
+    assert rng.counter == 3  # a scripted draw counts like a real one
+    seeded = Rng(seed=2026, counter=3)
+    assert rng.roll(6) == seeded.roll(6)
+
+
+def test_a_script_outside_the_range_fails_loudly_and_is_never_saved():
+    rng = Rng(seed=1).script(11)
+    with pytest.raises(ValueError, match="outside 1..10"):
+        rng.roll(10)
+    rng = Rng(seed=1).script(3)
+    assert "scripted" not in rng.model_dump_json()
+    copy = rng.model_copy()
+    assert copy.roll(6) == 3 and rng.roll(6) == 3  # a copy does not consume the original's script

@@ -44,16 +44,6 @@ def board(players=("a", "b"), hands=None, realms=None, phase="roll", current=0, 
     return s
 
 
-def script_d10(s: GomState, face: int) -> GomState:
-    """Move the state's Rng to the next counter whose d10 shows `face` (scripted dice)."""
-    for counter in range(s.rng.counter, s.rng.counter + 500):
-        probe = Rng(seed=s.rng.seed, counter=counter)
-        if probe.roll(10) == face:
-            s.rng.counter = counter
-            return s
-    raise AssertionError("no such roll")
-
-
 def act(s: GomState, player: str, key: str, text: str | None = None):
     out = G.apply(s, player, key, text)
     G.check_invariants(out.state)
@@ -62,7 +52,7 @@ def act(s: GomState, player: str, key: str, text: str | None = None):
 
 def roll(s: GomState, face: int, player: str | None = None):
     """Roll the d10 showing `face` for the current player."""
-    s = script_d10(s, face)
+    s.rng.script(face)
     return act(s, player or s.player, "roll")
 
 
