@@ -160,3 +160,25 @@ async def test_a_forged_overlong_form_line_is_clipped(db):
         assert reply.type == 7
         session = await bot.service.active_in_channel(CHANNEL)
         assert len(session.state().cheer or "") <= 400
+
+
+async def test_game_log_never_shows_action_keys(db):
+    """Choosing a card from the hand leaves a log entry with no public event: the log says
+    someone made a choice, never the key (which names the card)."""
+    bot = make_bot(db, seed=11)
+    async with DiscordHarness(bot) as h:
+        await open_table(h, "gods-of-magic", [ALICE, BOB], options="target=100")
+        session = await bot.service.active_in_channel(CHANNEL)
+        for _ in range(200):
+            entries = await bot.service.recent_log(session.id, limit=15)
+            if any(e.action_key.startswith("play:") for e in entries):
+                break
+            await play_auto_move(h, bot)
+        chosen = [e for e in entries if e.action_key.startswith("play:")]
+        assert chosen, "nobody picked a card to play"
+        for user in (ALICE, BOB, CAROL):
+            reply = await h.slash("game log", user=user, channel=CHANNEL)
+            text = reply.text()
+            for e in entries:
+                assert e.action_key not in text
+            assert "made a choice" in text
