@@ -86,19 +86,26 @@ async def _loop(svc: SessionService, session_id: int, ask, out) -> int:
         seat = session.seat(pid)
         if game.has_private_view:
             out("\n" + _unmention(session, table.private_payload(session, pid).text()))
-        actions = game.legal_actions(state, pid)
+        # the player to act, then the reactions other people at this keyboard may make now
+        choices = [(pid, a) for a in game.legal_actions(state, pid)]
+        for other in game.may_act(state):
+            other_seat = session.seat(other)
+            if other != pid and other_seat is not None and not other_seat.auto:
+                choices += [(other, a) for a in game.legal_actions(state, other)]
         out(f"\n{seat.name}, choose (q to quit, the game is saved):")
-        for i, a in enumerate(actions, 1):
+        for i, (who_, a) in enumerate(choices, 1):
             group = f"[{a.group}] " if a.group else ""
-            out(f"  {i:>2}. {group}{a.label}")
+            by = "" if who_ == pid else f"({session.seat(who_).name} may react) "
+            out(f"  {i:>2}. {by}{group}{a.label}")
         answer = ask("> ").strip().lower()
         if answer in {"q", "quit", "exit"}:
             out("Saved. Run the same command again to go on.")
             return 0
-        if not answer.isdigit() or not 1 <= int(answer) <= len(actions):
-            out(f"Type a number from 1 to {len(actions)}.")
+        if not answer.isdigit() or not 1 <= int(answer) <= len(choices):
+            out(f"Type a number from 1 to {len(choices)}.")
             continue
-        action = actions[int(answer) - 1]
+        pid, action = choices[int(answer) - 1]
+        seat = session.seat(pid)
         text = None
         if action.text_prompt:
             text = ask(f"{action.text_prompt} ").strip() or None

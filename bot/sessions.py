@@ -332,14 +332,15 @@ class SessionService:
                 raise ServiceError(exc.message) from None
             seed = int(self.seed_source())
             change = _Change(session, self.clock())
-            change.state = game.setup([s.player_id for s in session.seats],
-                                      session.game_options, seed)
+            opening = game.start([s.player_id for s in session.seats], session.game_options, seed)
+            change.state = opening.state
             session.status = "active"
             names = ", ".join(who(s.player_id) for s in session.seats)
             # the seed fixes every shuffle and roll: it stays inside the state, never in an event
             change.record(str(by_user_id), "start",
                           [Event(kind="start", text=f"{game.name} begins: {names}.",
-                                 data={"players": [s.player_id for s in session.seats]})])
+                                 data={"players": [s.player_id for s in session.seats]}),
+                           *opening.events])
             return await self._commit(change)
 
     async def act(self, session_id: int, user_id: int, action_key: str | list[str], *,
@@ -363,7 +364,7 @@ class SessionService:
             change = _Change(session, self.clock())
             game, state, pid = change.game, change.state, seat.player_id
             assert state is not None
-            if pid not in game.to_act(state) and not any(
+            if pid not in game.acting(state) and not any(
                     a.key == keys[0] for a in game.legal_actions(state, pid)):
                 raise NotYourTurn()
             for i, key in enumerate(keys):
@@ -447,12 +448,19 @@ class SessionService:
 
     # --- the commit -----------------------------------------------------------------
     def _run_auto(self, change: _Change) -> None:
-        """Automatic seats play until a person must act or the game ends."""
+        """Automatic seats play until a person must act or the game ends: first the reactions
+        they want to make while the moment lasts (`Game.auto_reaction`), then the choices the
+        game waits for."""
         game = change.game
         for _ in range(max(game.max_steps, 1)):
             assert change.state is not None
             if game.result(change.state) is not None:
                 return
+            reaction = self._auto_reaction(change)
+            if reaction is not None:
+                change.auto_played = True
+                change.play(*reaction)
+                continue
             pid = change.auto_seat_to_act()
             if pid is None:
                 return
@@ -461,6 +469,21 @@ class SessionService:
             change.play(pid, game.auto_action(change.state, pid, rng))
         log.warning("session %s: automatic players stopped after %s steps",
                     change.session.id, game.max_steps)
+
+    @staticmethod
+    def _auto_reaction(change: _Change) -> tuple[str, Action] | None:
+        """The first automatic seat that wants to react now, with its reaction."""
+        game, state = change.game, change.state
+        assert state is not None
+        for pid in game.may_act(state):
+            seat = change.session.seat(pid)
+            if seat is None or not seat.auto:
+                continue
+            action = game.auto_reaction(state, pid, _auto_rng(change.session.id,
+                                                              change.session.version, pid))
+            if action is not None:
+                return pid, action
+        return None
 
     def _set_timer(self, change: _Change, *, force: bool) -> None:
         session, game, state = change.session, change.game, change.state

@@ -101,10 +101,11 @@ def mentioned_users(session: Session, player_ids: list[str]) -> list[int]:
 
 
 def public_actions(session: Session) -> list[Action]:
-    """The actions shown on the table: those of every player to act that reveal nothing."""
+    """The actions shown on the table: those that reveal nothing, of every person the game waits
+    for and of those who may react now."""
     game, state = session.game(), session.state()
     seen: dict[str, Action] = {}
-    for pid in game.to_act(state):
+    for pid in game.acting(state):
         seat = session.seat(pid)
         if seat is None or seat.auto:
             continue

@@ -1,10 +1,12 @@
 import pytest
 
 import rules
+from tests.support.echo import GAME as ECHO
 from tests.support.highcard import GAME as HIGH_CARD
 
-# The test-only game is registered for the platform's tests.
+# The test-only games are registered for the platform's tests (and the generic playouts).
 rules.GAMES.setdefault(HIGH_CARD.id, HIGH_CARD)
+rules.GAMES.setdefault(ECHO.id, ECHO)
 
 
 @pytest.fixture

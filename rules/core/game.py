@@ -161,10 +161,30 @@ class Game(ABC):
     def setup(self, players: list[str], options: dict[str, str], seed: int) -> BaseModel:
         """A new state for these players (in seat order)."""
 
+    def start(self, players: list[str], options: dict[str, str], seed: int) -> Outcome:
+        """A new game with its opening events (rolls for the first player, a faction drawn ...),
+        as a move returns them. The front ends call this; the default is `setup` with no
+        events, and a game whose opening has something to tell overrides it."""
+        return Outcome(state=self.setup(players, options, seed))
+
     # --- play ------------------------------------------------------------
     @abstractmethod
     def to_act(self, state: BaseModel) -> list[str]:
-        """The players the game is waiting for (empty when finished)."""
+        """The players the game is waiting for (empty when finished): a required choice. Several
+        at once are a simultaneous choice ("everyone ready"). They drive the turn timer, the
+        reminders and "to act" on the table."""
+
+    def may_act(self, state: BaseModel) -> list[str]:
+        """Players the game does not wait for but who may act now: a reaction out of turn (an
+        objection, an ability usable at any moment). Their actions are offered like any other
+        (in their private view, or on the table when nothing is hidden), no timer runs for them,
+        and automatic players answer through `auto_reaction`. Default: nobody."""
+        return []
+
+    def acting(self, state: BaseModel) -> list[str]:
+        """Everyone who has actions now: the required players first, then those who may react."""
+        required = self.to_act(state)
+        return required + [p for p in self.may_act(state) if p not in required]
 
     @abstractmethod
     def legal_actions(self, state: BaseModel, player: str) -> list[Action]:
@@ -187,6 +207,11 @@ class Game(ABC):
     @abstractmethod
     def auto_action(self, state: BaseModel, player: str, rng: Rng) -> Action:
         """The automatic player's choice among `legal_actions(state, player)`."""
+
+    def auto_reaction(self, state: BaseModel, player: str, rng: Rng) -> Action | None:
+        """The automatic player's answer to an optional moment (`may_act`): one of
+        `legal_actions(state, player)`, or None to let it pass. Default: never reacts."""
+        return None
 
     @abstractmethod
     def rules_pages(self) -> list[RulesPage]:
@@ -229,7 +254,7 @@ class Game(ABC):
         for candidate in self.legal_actions(state, player):
             if candidate.key == key:
                 return candidate
-        if player not in self.to_act(state) and not self.legal_actions(state, player):
+        if player not in self.acting(state) and not self.legal_actions(state, player):
             raise IllegalAction("It is not your turn.")
         raise IllegalAction("That move is not possible now.")
 

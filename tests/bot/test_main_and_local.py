@@ -155,3 +155,18 @@ def test_content_dir_from_dot_env_adds_a_quest(tmp_path):
     done = _python_m_bot(["play", "deathly-thrones", "--option", "quest=copper-throne"], tmp_path)
     assert done.returncode == 0, done.stderr
     assert "The Copper Throne" in done.stdout
+
+
+async def test_local_table_offers_reactions_to_the_other_people_at_the_keyboard(tmp_path):
+    settings = Settings(database_path=tmp_path / "local.db", discord_token="")
+    out: list[str] = []
+
+    def ask(_prompt: str) -> str:
+        shown = [line for line in out[-8:] if line.strip()[:3].strip().rstrip(".").isdigit()]
+        react = [line for line in shown if "may react" in line]
+        return (react[0] if react else shown[0]).strip().split(".")[0] if shown else "1"
+
+    args = _args(game="test-echo", players=3, option=[])
+    assert await play(args, settings, ask=ask, out=out.append) == 0
+    text = "\n".join(out)
+    assert "may react) Echo" in text and "echoes." in text and "game over" in text.lower()

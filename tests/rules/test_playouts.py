@@ -25,7 +25,10 @@ CASES = [
 
 def _playout(game, n: int, seed: int):
     players = [f"p{i}" for i in range(n)]
+    opening = game.start(players, {}, seed)
     state = game.setup(players, {}, seed)
+    assert opening.state == state, "start and setup make the same game"
+    assert all(e.text for e in opening.events)
     chooser = Rng(seed=seed * 7919 + n)
     history: list[tuple[str, str, str | None]] = []
     for _step in range(game.max_steps):
@@ -33,8 +36,9 @@ def _playout(game, n: int, seed: int):
         assert state.model_validate_json(state.model_dump_json()) == state
         if game.result(state) is not None:
             return state, history
-        acting = game.to_act(state)
-        assert acting, "a running game must wait for someone"
+        required = game.to_act(state)
+        assert required, "a running game must wait for someone"
+        acting = game.acting(state)
         player = chooser.choice(acting)
         legal = game.legal_actions(state, player)
         assert legal, f"{player} is to act but has no legal action"
@@ -44,15 +48,27 @@ def _playout(game, n: int, seed: int):
         labels = [a.label for a in legal]
         assert len(set(labels)) == len(labels), f"duplicate labels: {labels}"
         for other in players:
-            if other not in acting:  # no game of Pantheon lets a player act out of turn yet
+            if other not in acting:  # only required players and those who may react have actions
                 assert game.legal_actions(state, other) == [], f"{other} is not to act but has actions"
         # an illegal key changes nothing
         before = state.model_dump_json()
         with pytest.raises(IllegalAction):
             game.apply(state, player, "no-such-action")
         assert state.model_dump_json() == before
-        # mostly the automatic player, sometimes a random legal action
-        action: Action = game.auto_action(state, player, chooser) if chooser.randint(0, 2) else chooser.choice(legal)
+        # mostly the automatic player, sometimes a random legal action; a reaction when it wants
+        action: Action | None
+        if player in required:
+            action = game.auto_action(state, player, chooser) if chooser.randint(0, 2) else chooser.choice(legal)
+        else:
+            action = game.auto_reaction(state, player, chooser)
+            if action is None:
+                if chooser.randint(0, 3):
+                    player = chooser.choice(required)
+                    legal = game.legal_actions(state, player)
+                    keys = [a.key for a in legal]
+                    action = game.auto_action(state, player, chooser)
+                else:
+                    action = chooser.choice(legal)
         assert action.key in keys
         text = "A line of story." if action.text_prompt else None
         out1 = game.apply(state, player, action.key, text)
