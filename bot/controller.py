@@ -161,6 +161,8 @@ class Controller:
                 await self._lobby(interaction, parsed.session_id, parsed.key or "")
             elif parsed.kind == "option":
                 await self._option(interaction, parsed.session_id, parsed.key or "", values)
+            elif parsed.kind == "record":
+                await self._record(interaction, parsed.session_id, values)
             elif parsed.kind == "hand":
                 await self._hand(interaction, parsed.session_id)
             elif parsed.kind == "action":
@@ -254,6 +256,12 @@ class Controller:
             session = await svc.add_bot(session_id, user.id)
         elif op == "cancel":
             session = await svc.cancel(session_id, user.id, can_manage=can_manage(interaction))
+        elif op == "record":
+            session = await svc.get(session_id)
+            rows = await svc.records_of(session.guild_id, user.id, session.game_id)
+            await self._send_response(interaction, table.records_payload(session, user.id, rows),
+                                      ephemeral=True)
+            return
         elif op == "start":
             result = await self._within_budget(interaction, svc.start(session_id, user.id))
             session = result.session
@@ -273,6 +281,27 @@ class Controller:
             raise ServiceError("Pick one of the options in the menu.")
         session = await self.service.set_option(session_id, interaction.user.id, key, chosen[1])
         await self._edit_response(interaction, table.lobby_payload(session))
+
+    async def _record(self, interaction: discord.Interaction, session_id: int, values: object) -> None:
+        chosen = ids.select_value(values)
+        if chosen is None or chosen[0] != "action":
+            raise ServiceError("Pick one of the options in the menu.")
+        name = "" if chosen[1] == table.NEW_RECORD else chosen[1]
+        session = await self.service.choose_record(session_id, interaction.user.id, name)
+        label = session.game().record_label
+        said = f"You bring your {label} **{name}**." if name else f"You start a new {label}."
+        await interaction.response.edit_message(content=said, view=None)
+        await self.update_lobby(session)
+
+    async def update_lobby(self, session: Session) -> None:
+        if not session.table_message_id or not session.table_channel_id:
+            return
+        channel = self.bot.get_partial_messageable(session.table_channel_id)
+        try:
+            await channel.get_partial_message(session.table_message_id).edit(
+                **table.lobby_payload(session).edit_kwargs())
+        except discord.HTTPException as exc:
+            log.warning("session %s: lobby edit failed: %s", session.id, exc)
 
     # ------------------------------------------------------------------ private views
     async def _hand(self, interaction: discord.Interaction, session_id: int) -> None:

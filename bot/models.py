@@ -25,6 +25,9 @@ class Seat(BaseModel):
     """Played by the automatic player (an automatic seat, or a person's seat handed over)."""
     dm_blocked: bool = False
     """A DM to this player failed (Discord 50007): the table offers "Show my hand"."""
+    record: str | None = None
+    """The name of the record (a character ...) this seat brings in, for games that keep
+    records between sessions; None: a new one."""
     actions_version: int = 0
     """The session version at which this player's choices (their legal actions: keys and labels)
     last changed. A control rendered at version V >= this still means what it said, so a click
@@ -153,3 +156,17 @@ class ResultRow(BaseModel):
     tags: dict[str, str] = Field(default_factory=dict)
     """Game-wide tags and this seat's tags with the "<player_id>." prefix removed."""
     finished_at: float
+
+
+class RecordRow(BaseModel):
+    """What a person carries from one session of a game to the next (a character), as stored."""
+
+    guild_id: int
+    user_id: int
+    game_id: str
+    name: str
+    data: str
+    """The game's record model as JSON."""
+    version: int = 0
+    """+1 each time a game hands it back."""
+    updated_at: float = 0.0

@@ -19,7 +19,8 @@ from contextlib import asynccontextmanager
 
 from pydantic import BaseModel
 
-from bot.models import ActResult, LogEntry, ResultRow, Seat, Session, StatRow
+from bot.models import ActResult, LogEntry, RecordRow, ResultRow, Seat, Session, StatRow
+from bot.records import RecordError, Records
 from bot.store import TABLE_TARGET, ChannelBusy, Store
 from rules import GAMES, get_game
 from rules.core.game import Action, Event, Game, IllegalAction, Result, who
@@ -139,6 +140,7 @@ class SessionService:
         self.store = store
         self.clock = clock
         self.seed_source = seed_source
+        self.records = Records(store)
         # In-process optimisation only: the version compare-and-swap is the guarantee.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
@@ -160,10 +162,11 @@ class SessionService:
 
     async def _save(self, session: Session, expected: int, *, seats: bool = True,
                     log_rows: list[LogEntry] | None = None,
-                    results: list[ResultRow] | None = None) -> None:
+                    results: list[ResultRow] | None = None,
+                    records: list[RecordRow] | None = None) -> None:
         session.updated_at = self.clock()
         ok = await self.store.save(session, expected, seats=seats, log=log_rows or (),
-                                   results=results or ())
+                                   results=results or (), records=records or ())
         if not ok:
             raise StaleVersion()
 
@@ -312,6 +315,27 @@ class SessionService:
                 raise ServiceError(exc.message) from None
         return await self._lobby_change(session_id, change)
 
+    async def choose_record(self, session_id: int, user_id: int, name: str) -> Session:
+        """In the lobby, a person picks the record their seat brings in (NEW: a new one)."""
+        session = await self.get(session_id)
+        self._require_lobby(session)
+        if session.game().record_type is None:
+            raise ServiceError(f"{session.game().name} keeps nothing between games.")
+        try:
+            await self.records.check_choice(session, user_id, name)
+        except RecordError as exc:
+            raise ServiceError(exc.message) from None
+
+        def change(s: Session, game: Game) -> None:
+            seat = s.seat_of_user(user_id)
+            if seat is None:
+                raise NotSeated("Join the table first, then choose.")
+            seat.record = name
+        return await self._lobby_change(session_id, change)
+
+    async def records_of(self, guild_id: int | None, user_id: int, game_id: str) -> list[RecordRow]:
+        return await self.records.of(guild_id, user_id, get_game(game_id))
+
     async def cancel(self, session_id: int, by_user_id: int, *, can_manage: bool = False) -> Session:
         """lobby -> abandoned (host or a manager)."""
         def change(s: Session, game: Game) -> None:
@@ -332,7 +356,14 @@ class SessionService:
                 raise ServiceError(exc.message) from None
             seed = int(self.seed_source())
             change = _Change(session, self.clock())
-            opening = game.start([s.player_id for s in session.seats], session.game_options, seed)
+            records = None
+            if game.record_type is not None:
+                try:
+                    records = await self.records.bring(session)
+                except RecordError as exc:
+                    raise ServiceError(exc.message) from None
+            opening = game.start([s.player_id for s in session.seats], session.game_options, seed,
+                                 records=records)
             change.state = opening.state
             session.status = "active"
             names = ", ".join(who(s.player_id) for s in session.seats)
@@ -551,9 +582,11 @@ class SessionService:
             result = game.result(change.state)
         session.set_state(change.state)
         results: list[ResultRow] = []
+        kept: list[RecordRow] = []
         if result is not None:
             session.status = "finished"
             results = self._result_rows(session, result, change.now)
+            kept = self.records.take_out(session, change.state, change.now)
             change.events.append(Event(kind="game_over", text=result.summary,
                                        data={"winners": result.winners}))
             if change.log:
@@ -571,7 +604,7 @@ class SessionService:
         newly = [p for p in change.humans_to_act(change.state) if p not in before] \
             if session.status == "active" else []
         await self._save(session, change.base_version, seats=session.seats != change.old_seats,
-                         log_rows=change.log, results=results)
+                         log_rows=change.log, results=results, records=kept)
         return ActResult(session=session, events=change.events, changed_players=changed,
                          result=result, timed_out=timed_out or [], newly_to_act=newly)
 

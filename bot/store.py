@@ -24,7 +24,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.models import LogEntry, ResultRow, Seat, Session
+from bot.models import LogEntry, RecordRow, ResultRow, Seat, Session
 from rules.core.game import Event
 
 SYNCHRONOUS_MODES = ("FULL", "NORMAL")
@@ -112,6 +112,19 @@ MIGRATIONS: list[list[str]] = [
     [  # 4: the version at which each seat's choices last changed (simultaneous clicks)
         "ALTER TABLE seats ADD COLUMN actions_version INTEGER NOT NULL DEFAULT 0",
     ],
+    [  # 5: records carried between sessions (characters ...), per server and person
+        """CREATE TABLE records (
+            guild_id BIGINT NOT NULL,
+            user_id BIGINT NOT NULL,
+            game_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            data TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            updated_at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (guild_id, user_id, game_id, name)
+        )""",
+        "ALTER TABLE seats ADD COLUMN record TEXT",
+    ],
 ]
 
 LATEST_VERSION = len(MIGRATIONS)
@@ -135,7 +148,7 @@ _SESSION_COLUMNS = (
     "m.channel_id, m.message_id"
 )
 _SEAT_COLUMNS = ("st.position, st.player_id, st.name, st.user_id, st.auto, st.dm_blocked, "
-                 "st.actions_version")
+                 "st.actions_version, st.record")
 # Sessions with their seats and table message in one query (one row per seat).
 _SELECT_SESSIONS = (
     f"SELECT {_SESSION_COLUMNS}, {_SEAT_COLUMNS} FROM sessions s "
@@ -161,7 +174,8 @@ def _sessions_from_rows(rows: Sequence[Sequence[Any]]) -> list[Session]:
         if row[16] is not None:
             session.seats.append(Seat(position=row[16], player_id=row[17], name=row[18],
                                       user_id=row[19], auto=bool(row[20]),
-                                      dm_blocked=bool(row[21]), actions_version=row[22]))
+                                      dm_blocked=bool(row[21]), actions_version=row[22],
+                                      record=row[23]))
     for session in out.values():
         session.seats.sort(key=lambda s: s.position)
     return list(out.values())
@@ -317,9 +331,9 @@ class Store:
     async def _insert_seats(conn: aiosqlite.Connection, sid: int, seats: Sequence[Seat]) -> None:
         await conn.executemany(
             "INSERT INTO seats (session_id, position, player_id, name, user_id, auto, dm_blocked, "
-            "actions_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "actions_version, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(sid, s.position, s.player_id, s.name, s.user_id, int(s.auto), int(s.dm_blocked),
-              s.actions_version) for s in seats],
+              s.actions_version, s.record) for s in seats],
         )
 
     async def load(self, session_id: int) -> Session | None:
@@ -351,10 +365,12 @@ class Store:
         return _sessions_from_rows(rows)
 
     async def save(self, session: Session, expected_version: int, *, seats: bool = True,
-                   log: Sequence[LogEntry] = (), results: Sequence[ResultRow] = ()) -> bool:
+                   log: Sequence[LogEntry] = (), results: Sequence[ResultRow] = (),
+                   records: Sequence[RecordRow] = ()) -> bool:
         """Write `session` (status, host, options, state, version, timer) if the stored version
-        is still `expected_version`, with its seats, log rows and results, in one transaction.
-        False (nothing written) when someone else changed the session first."""
+        is still `expected_version`, with its seats, log rows, results and the records its
+        players take out of it, in one transaction. False (nothing written) when someone else
+        changed the session first."""
         async with self._transaction() as conn:
             cursor = await conn.execute(
                 "UPDATE sessions SET status = ?, host_id = ?, options = ?, state = ?, version = ?, "
@@ -386,7 +402,42 @@ class Store:
                       r.name, int(r.won), r.score, json.dumps(r.tags), r.finished_at)
                      for r in results],
                 )
+            for record in records:
+                await self._put_record(conn, record)
         return True
+
+    # --- records carried between sessions -------------------------------------------
+    @staticmethod
+    async def _put_record(conn: aiosqlite.Connection, record: RecordRow) -> None:
+        """Insert the record, or replace its data and count one more version."""
+        await conn.execute(
+            "INSERT INTO records (guild_id, user_id, game_id, name, data, version, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, user_id, game_id, name) "
+            "DO UPDATE SET data = excluded.data, version = records.version + 1, "
+            "updated_at = excluded.updated_at",
+            (record.guild_id, record.user_id, record.game_id, record.name, record.data,
+             record.updated_at))
+
+    async def put_record(self, record: RecordRow) -> None:
+        async with self._transaction() as conn:
+            await self._put_record(conn, record)
+
+    async def records_of(self, guild_id: int, user_id: int, game_id: str) -> list[RecordRow]:
+        """A person's records for a game in a server, the most recently used first."""
+        rows = await self._fetch(
+            "SELECT guild_id, user_id, game_id, name, data, version, updated_at FROM records "
+            "WHERE guild_id = ? AND user_id = ? AND game_id = ? ORDER BY updated_at DESC, name",
+            (guild_id, user_id, game_id))
+        return [RecordRow(guild_id=r[0], user_id=r[1], game_id=r[2], name=r[3], data=r[4],
+                          version=r[5], updated_at=r[6]) for r in rows]
+
+    async def records_in_play(self, user_id: int, game_id: str) -> list[tuple[int, str]]:
+        """(session id, record name) of this person's records seated in open sessions."""
+        rows = await self._fetch(
+            "SELECT s.id, st.record FROM seats st JOIN sessions s ON s.id = st.session_id "
+            "WHERE st.user_id = ? AND s.game_id = ? AND s.status IN ('lobby', 'active') "
+            "AND st.record IS NOT NULL", (user_id, game_id))
+        return [(r[0], r[1]) for r in rows]
 
     # --- small flags (no version change: they are not moves) -----------------------
     async def set_reminded(self, session_id: int, deadline: float | None) -> None:

@@ -14,7 +14,7 @@ import discord
 from bot.render import Panel, RenderContext, get_renderer
 from bot.render.discord import to_message_parts
 from bot.ui import ids
-from bot.ui.items import LobbyButton, OptionSelect
+from bot.ui.items import LobbyButton, OptionSelect, RecordSelect
 from bot.ui.layout import action_view
 from rules.core import Action, Event, name_players
 
@@ -209,8 +209,16 @@ def lobby_payload(session: Session, note: str | None = None) -> Payload:
 
     game = session.game()
     panel = Panel(title=f"New game: {game.name}", description=game.summary, colour=game.colour)
+    def brings(seat) -> str:
+        if game.record_type is None or seat.user_id is None:
+            return ""
+        if seat.record is None:
+            return f" · {game.record_label}: the latest"
+        return f" · {game.record_label}: {seat.record or 'a new one'}"
+
     seats = "\n".join(
         f"{i + 1}. {s.name}{' 🤖' if s.auto else ''}{' (host)' if s.user_id == session.host_id else ''}"
+        f"{brings(s)}"
         for i, s in enumerate(session.seats)
     ) or "nobody yet"
     panel.add(f"Seats ({len(session.seats)}/{game.max_players}, at least {game.min_players})", seats)
@@ -242,14 +250,44 @@ def lobby_payload(session: Session, note: str | None = None) -> Payload:
                      for value, label in SessionService.TURN_TIMER_CHOICES],
             placeholder="Turn timer", row=row))
         row += 1
-        for op, label, style in (("join", "Join", discord.ButtonStyle.success),
-                                 ("leave", "Leave", discord.ButtonStyle.secondary),
-                                 ("bot", "Add bot", discord.ButtonStyle.secondary),
-                                 ("start", "Start", discord.ButtonStyle.primary),
-                                 ("cancel", "Cancel", discord.ButtonStyle.danger)):
-            view.add_item(LobbyButton(ids.lobby_id(session.id, op), label=label, style=style, row=row))
+        buttons = [("join", "Join", discord.ButtonStyle.success),
+                   ("leave", "Leave", discord.ButtonStyle.secondary),
+                   ("bot", "Add bot", discord.ButtonStyle.secondary),
+                   ("start", "Start", discord.ButtonStyle.primary),
+                   ("cancel", "Cancel", discord.ButtonStyle.danger)]
+        if game.record_type is not None:
+            buttons.insert(2, ("record", f"Choose {game.record_label}"[:80], discord.ButtonStyle.primary))
+        for i, (op, label, style) in enumerate(buttons):
+            view.add_item(LobbyButton(ids.lobby_id(session.id, op), label=label, style=style,
+                                      row=row + i // 5))
     content = f"<@{session.host_id}> opened a table of **{game.name}**." if session.status == "lobby" \
         else f"The table of **{game.name}** was closed."
     if note:
         content += "\n" + note
     return Payload(content=content, panels=[panel], view=view)
+
+
+NEW_RECORD = "»new"
+"""The menu value for "a new record" (no record name starts with it)."""
+
+
+def records_payload(session: Session, user_id: int, rows: list) -> Payload:
+    """The ephemeral menu of a person's records for this game (the newest first)."""
+    game = session.game()
+    label = game.record_label
+    seat = session.seat_of_user(user_id)
+    current = seat.record if seat else None
+    options = [discord.SelectOption(label=f"A new {label}"[:100], value=NEW_RECORD,
+                                    default=current == "")]
+    for row in rows[:24]:
+        options.append(discord.SelectOption(label=row.name[:100], value=row.name[:100],
+                                            description=f"played {row.version} time(s)"[:100],
+                                            default=current == row.name))
+    view = discord.ui.View(timeout=None)
+    view.add_item(RecordSelect(ids.record_id(session.id), options=options,
+                               placeholder=f"Your {label}"[:150]))
+    if rows:
+        text = f"Which {label} do you bring to this table? Without a choice, your latest one comes."
+    else:
+        text = f"You have no {label} here yet: a new one is made when the game starts."
+    return Payload(content=text, view=view)

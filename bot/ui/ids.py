@@ -7,7 +7,8 @@
     pw:<session>:<version>:<seat>:<group>:<page>  a select menu in a seat's private view
     pm:<session>:<version>:<action key>   the modal asking for a line of text
     ph:<session>                          "My hand": the private view, ephemeral
-    pl:<session>:<op>                     a lobby button (join, leave, bot, start, cancel)
+    pl:<session>:<op>                     a lobby button (join, leave, bot, start, cancel, record)
+    pr:<session>                          the menu of a person's records (characters ...), ephemeral
     po:<session>:<option key>             a lobby option select
 """
 
@@ -29,13 +30,14 @@ PRIVATE_ACTION = re.compile(
 PRIVATE_SELECT = re.compile(
     rf"pw:{_INT}:(?P<ver>\d{{1,9}}):(?P<seat>\d{{1,2}}):(?P<group>\d{{1,2}}):(?P<page>\d{{1,3}})")
 HAND = re.compile(rf"ph:{_INT}")
-LOBBY = re.compile(rf"pl:{_INT}:(?P<op>join|leave|bot|start|cancel)")
+LOBBY = re.compile(rf"pl:{_INT}:(?P<op>join|leave|bot|start|cancel|record)")
+RECORD = re.compile(rf"pr:{_INT}")
 OPTION = re.compile(rf"po:{_INT}:(?P<key>[A-Za-z0-9_\-]{{1,40}})")
 
 # Loose templates route every Pantheon custom id to its item; the strict patterns above decide
 # whether it is well formed, so a malformed one gets a clear answer instead of silence.
 LOOSE = {p: re.compile(rf"{p}:.*", re.DOTALL)
-         for p in ("pa", "ps", "pv", "pw", "pm", "ph", "pl", "po")}
+         for p in ("pa", "ps", "pv", "pw", "pm", "ph", "pl", "po", "pr")}
 VALUE_MAX = 100
 """Discord's longest select option value; anything longer is forged."""
 _PAGE_VALUE = re.compile(r"\d{1,3}")
@@ -54,7 +56,7 @@ class Parsed(BaseModel):
 
 _PATTERNS = (("action", ACTION), ("select", SELECT), ("action", PRIVATE_ACTION),
              ("select", PRIVATE_SELECT), ("modal", MODAL), ("hand", HAND), ("lobby", LOBBY),
-             ("option", OPTION))
+             ("option", OPTION), ("record", RECORD))
 
 
 def parse(custom_id: object) -> Parsed | None:
@@ -114,6 +116,10 @@ def hand_id(sid: int) -> str:
 
 def lobby_id(sid: int, op: str) -> str:
     return f"pl:{sid}:{op}"
+
+
+def record_id(sid: int) -> str:
+    return f"pr:{sid}"
 
 
 def option_id(sid: int, key: str) -> str:

@@ -66,8 +66,12 @@ class OptionSelect(ActionSelect, template=ids.LOOSE["po"]):
     """A lobby option (host only)."""
 
 
+class RecordSelect(ActionSelect, template=ids.LOOSE["pr"]):
+    """A person's records (characters ...) to bring into a game (ephemeral, in the lobby)."""
+
+
 DYNAMIC_ITEMS = (ActionButton, ActionSelect, PrivateActionButton, PrivateActionSelect, HandButton,
-                 LobbyButton, OptionSelect)
+                 LobbyButton, OptionSelect, RecordSelect)
 
 
 class TextModal(discord.ui.Modal):

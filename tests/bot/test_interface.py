@@ -87,3 +87,70 @@ async def test_automatic_players_react_too(db):
                 await h.click(table, h.find_button(table, "Add 2"), user=ALICE)
         log = await h.slash("game log", user=ALICE, channel=CHANNEL)
         assert "Bot 1 echoes" in log.text()
+
+
+async def _play_heroes(h, bot, users, channel=CHANNEL, choose: dict | None = None):
+    reply = await h.slash("game new", user=users[0], channel=channel, options={"game": "test-heroes"})
+    lobby = reply.message
+    for user in users[1:]:
+        await h.click(lobby, h.find_button(lobby, "Join"), user=user)
+    for user, value in (choose or {}).items():
+        menu = await h.click(lobby, h.find_button(lobby, "Choose hero"), user=user)
+        assert menu.ephemeral
+        select = menu.message.selects()[0]
+        await h.select(menu.message, select["custom_id"], [value], user=user)
+    await h.click(lobby, h.find_button(lobby, "Start"), user=users[0])
+    session = await bot.service.latest_in_channel(channel)
+    while session.status == "active":
+        pid = session.game().to_act(session.state())[0]
+        await h.click(lobby, h.find_button(lobby, "Fight"), user=int(pid))
+        session = await bot.service.latest_in_channel(channel)
+    return lobby, session
+
+
+async def test_records_carry_over_between_sessions_and_restarts(db):
+    bot = make_bot(db, seed=3)
+    h = DiscordHarness(bot)
+    await h.start()
+    _, first = await _play_heroes(h, bot, [ALICE, BOB])
+    rows = await bot.service.records_of(h.guild_id, ALICE, "test-heroes")
+    assert [r.name for r in rows] == ["alice"] and rows[0].version == 1
+    won = str(ALICE) in first.game().result(first.state()).winners
+    xp_after_first = 1 + (2 if won else 0)
+    assert f'"xp":{xp_after_first}' in rows[0].data
+    await h.close()
+    # a new process: the hero is still there and comes back by default
+    bot2 = make_bot(db, seed=4)
+    async with DiscordHarness(bot2, restart_of=h) as h2:
+        table, second = await _play_heroes(h2, bot2, [ALICE, BOB])
+        log = await h2.slash("game log", user=ALICE, channel=CHANNEL)
+        level = 1 + xp_after_first // 3
+        assert f"alice with alice (level {level})" in log.text()
+        hero = second.state().heroes[str(ALICE)]
+        assert hero.xp == xp_after_first and hero.games == 1
+        rows = await bot2.service.records_of(h2.guild_id, ALICE, "test-heroes")
+        assert rows[0].version == 2 and '"games":2' in rows[0].data
+
+
+async def test_a_new_record_can_be_chosen_and_one_in_play_is_refused(db):
+    bot = make_bot(db, seed=3)
+    async with DiscordHarness(bot) as h:
+        await _play_heroes(h, bot, [ALICE])
+        # a second hero: "a new one" gets a fresh name
+        await _play_heroes(h, bot, [ALICE], choose={ALICE: "»new"})
+        names = sorted(r.name for r in await bot.service.records_of(h.guild_id, ALICE, "test-heroes"))
+        assert names == ["alice", "alice 2"]
+        # a hero seated at an open table cannot be brought to a second one
+        lobby = (await h.slash("game new", user=ALICE, channel=CHANNEL,
+                               options={"game": "test-heroes"})).message
+        menu = await h.click(lobby, h.find_button(lobby, "Choose hero"), user=ALICE)
+        await h.select(menu.message, menu.message.selects()[0]["custom_id"], ["alice"], user=ALICE)
+        assert "alice" in lobby.text()
+        other = (await h.slash("game new", user=ALICE, channel=2001,
+                               options={"game": "test-heroes"})).message
+        menu = await h.click(other, h.find_button(other, "Choose hero"), user=ALICE)
+        r = await h.select(menu.message, menu.message.selects()[0]["custom_id"], ["alice"], user=ALICE)
+        assert r.ephemeral and "already at another table" in r.text()
+        # and someone else's hero is not yours to bring
+        r = await bot.service.records_of(h.guild_id, BOB, "test-heroes")
+        assert r == []

@@ -155,3 +155,26 @@ async def test_a_transaction_left_open_by_a_cancelled_task_is_rolled_back(tmp_pa
     await store.close()
     async with await Store.open(tmp_path / "p.db") as store:
         assert (await store.load(sid)).host_id == 10
+
+
+async def test_records_are_kept_per_server_and_person_and_written_with_the_last_move(tmp_path):
+    from bot.models import RecordRow
+
+    async with await Store.open(tmp_path / "p.db") as store:
+        sid = await store.insert_session(lobby())
+        session = await store.load(sid)
+        row = RecordRow(guild_id=1, user_id=5, game_id="g", name="Arin", data='{"xp": 1}',
+                        updated_at=10.0)
+        # a lost compare-and-set writes no record either
+        assert not await store.save(session, session.version + 9, records=[row])
+        assert await store.records_of(1, 5, "g") == []
+        session.version += 1
+        assert await store.save(session, session.version - 1, records=[row])
+        got = await store.records_of(1, 5, "g")
+        assert [(r.name, r.data, r.version) for r in got] == [("Arin", '{"xp": 1}', 1)]
+        await store.put_record(row.model_copy(update={"data": '{"xp": 4}', "updated_at": 20.0}))
+        await store.put_record(row.model_copy(update={"name": "Bel", "updated_at": 15.0}))
+        got = await store.records_of(1, 5, "g")
+        assert [(r.name, r.version) for r in got] == [("Arin", 2), ("Bel", 1)]  # latest first
+        assert got[0].data == '{"xp": 4}'
+        assert await store.records_of(2, 5, "g") == [] and await store.records_of(1, 6, "g") == []

@@ -49,7 +49,7 @@ class Echo(Game):
     def setup(self, players, options, seed):
         return self.start(players, options, seed).state
 
-    def start(self, players, options, seed):
+    def start(self, players, options, seed, records=None):
         self.check_players(len(players))
         rng = Rng(seed=seed)
         rolls = {p: rng.roll(6) for p in players}
