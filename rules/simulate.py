@@ -14,27 +14,30 @@ import statistics
 import sys
 import time
 from collections import Counter, defaultdict
+from typing import Any
 
 import rules
-from rules.core import Rng
+from rules.core import Game, Result, Rng, StateT
 
 
-def play_one(game, players: list[str], options: dict[str, str], seed: int):
+def play_one(game: Game[StateT, Any], players: list[str], options: dict[str, str],
+             seed: int) -> tuple[Result, int, StateT]:
     """Play one game with automatic players only; returns (result, actions, final state)."""
     state = game.setup(players, options, seed)
     chooser = Rng(seed=seed).fork("simulate")
     steps = 0
-    while game.result(state) is None:
+    while (result := game.result(state)) is None:
         if steps >= game.max_steps:
             raise RuntimeError(f"{game.id} seed {seed}: no end after {steps} actions")
         player = game.to_act(state)[0]
         action = game.auto_action(state, player, chooser)
         state = game.apply(state, player, action.key, "..." if action.text_prompt else None).state
         steps += 1
-    return game.result(state), steps, state
+    return result, steps, state
 
 
-def simulate(game_id: str, games: int, players: int, options: dict[str, str], seed: int = 0) -> dict:
+def simulate(game_id: str, games: int, players: int, options: dict[str, str],
+             seed: int = 0) -> dict[str, Any]:
     game = rules.get_game(game_id)
     names = [f"seat{i + 1}" for i in range(players)]
     wins: Counter[str] = Counter()

@@ -13,6 +13,8 @@ from rules.core.game import (
     Outcome,
     Result,
     RulesPage,
+    StateT,
+    ViewT,
     name_players,
     who,
 )
@@ -21,6 +23,6 @@ from rules.core.rng import Rng, new_seed
 __all__ = [
     "Action", "Card", "ContentError", "DiceError", "DiceRoll", "Event", "Game",
     "IllegalAction", "OptionChoice", "OptionSpec", "Outcome", "Result", "Rng", "RulesPage",
-    "Suit", "content_files", "load_model", "name_players", "new_seed", "roll_expression",
-    "shuffled_deck", "standard_deck", "who",
+    "StateT", "Suit", "ViewT", "content_files", "load_model", "name_players", "new_seed",
+    "roll_expression", "shuffled_deck", "standard_deck", "who",
 ]

@@ -2,13 +2,17 @@
 
 A game is a set of pure functions over a serializable pydantic state (see
 DESIGN.md). The bot only ever talks to games through `Game`.
+
+`Game` is generic in the game's state and view models: a game declares
+`class MyGame(Game[MyState, MyView])` and types its methods with them. A bare
+`Game` (the bot's registry, a test game) stands for any game.
 """
 
 from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -122,7 +126,13 @@ class RulesPage(BaseModel):
     """Markdown, at most 4,000 characters."""
 
 
-class Game(ABC):
+StateT = TypeVar("StateT", bound=BaseModel)
+"""The model of a game's state (what `setup` returns and every method receives)."""
+ViewT = TypeVar("ViewT", bound=BaseModel)
+"""The model of what a player or a spectator sees (what `view` returns)."""
+
+
+class Game(ABC, Generic[StateT, ViewT]):
     """Base class of every game. Subclasses set the class attributes and implement the methods."""
 
     id: ClassVar[str]
@@ -131,13 +141,23 @@ class Game(ABC):
     """One line for the game choice in `/game new`."""
     min_players: ClassVar[int]
     max_players: ClassVar[int]
-    state_type: ClassVar[type[BaseModel]]
-    options: ClassVar[list[OptionSpec]] = []
+    state_type: type[StateT]
+    """Set in the class body (`state_type = MyState`); `load_state` validates with it."""
+    options: list[OptionSpec] = []
+    """Lobby options: usually set in the class body, or in `__init__` when built from content.
+    Never mutated in place."""
     max_steps: ClassVar[int] = 10_000
     """Upper bound on actions in one game, for playout tests."""
     colour: ClassVar[int] = 0x5865F2
     has_private_view: ClassVar[bool] = True
     """False when nothing is hidden from the table (a solo run, chess): no DMs, no "My hand"."""
+    record_type: ClassVar[type[BaseModel] | None] = None
+    """Carry-over between sessions: the model of what a player brings into a game and takes out
+    of it (a character with its experience and gear, a deck choice). None: the game keeps
+    nothing between sessions. Records are kept per server and per person; in the lobby each
+    seat picks one of its owner's records, or a new one."""
+    record_label: ClassVar[str] = "record"
+    """What a record is called at the table ("character", "deck")."""
 
     # --- setup -----------------------------------------------------------
     def resolve_options(self, options: dict[str, str] | None) -> dict[str, str]:
@@ -158,57 +178,71 @@ class Game(ABC):
             raise IllegalAction(f"{self.name} seats at most {self.max_players} player(s).")
 
     @abstractmethod
-    def setup(self, players: list[str], options: dict[str, str], seed: int) -> BaseModel:
+    def setup(self, players: list[str], options: dict[str, str], seed: int) -> StateT:
         """A new state for these players (in seat order)."""
 
-    def start(self, players: list[str], options: dict[str, str], seed: int) -> Outcome:
+    def start(self, players: list[str], options: dict[str, str], seed: int,
+              records: dict[str, BaseModel] | None = None) -> Outcome:
         """A new game with its opening events (rolls for the first player, a faction drawn ...),
         as a move returns them. The front ends call this; the default is `setup` with no
-        events, and a game whose opening has something to tell overrides it."""
+        events, and a game whose opening has something to tell overrides it.
+
+        `records`: for games with a `record_type`, what each player brings in (player id ->
+        record; every player has one, a new one when they chose none)."""
         return Outcome(state=self.setup(players, options, seed))
+
+    def new_record(self, name: str) -> BaseModel:
+        """A fresh record named `name` (a new character) for games with a `record_type`."""
+        raise NotImplementedError(f"{self.name} keeps no records between sessions")
+
+    def records_out(self, state: StateT) -> dict[str, BaseModel]:
+        """What each player takes out of a finished game (player id -> their updated record:
+        experience gained, loot kept). Only for games with a `record_type`; the store saves
+        them for the players' owners."""
+        return {}
 
     # --- play ------------------------------------------------------------
     @abstractmethod
-    def to_act(self, state: BaseModel) -> list[str]:
+    def to_act(self, state: StateT) -> list[str]:
         """The players the game is waiting for (empty when finished): a required choice. Several
         at once are a simultaneous choice ("everyone ready"). They drive the turn timer, the
         reminders and "to act" on the table."""
 
-    def may_act(self, state: BaseModel) -> list[str]:
+    def may_act(self, state: StateT) -> list[str]:
         """Players the game does not wait for but who may act now: a reaction out of turn (an
         objection, an ability usable at any moment). Their actions are offered like any other
         (in their private view, or on the table when nothing is hidden), no timer runs for them,
         and automatic players answer through `auto_reaction`. Default: nobody."""
         return []
 
-    def acting(self, state: BaseModel) -> list[str]:
+    def acting(self, state: StateT) -> list[str]:
         """Everyone who has actions now: the required players first, then those who may react."""
         required = self.to_act(state)
         return required + [p for p in self.may_act(state) if p not in required]
 
     @abstractmethod
-    def legal_actions(self, state: BaseModel, player: str) -> list[Action]:
+    def legal_actions(self, state: StateT, player: str) -> list[Action]:
         """Everything `player` may do now."""
 
     @abstractmethod
     def apply(
-        self, state: BaseModel, player: str, action: str | Action, text: str | None = None
+        self, state: StateT, player: str, action: str | Action, text: str | None = None
     ) -> Outcome:
         """The new state and events; raises IllegalAction and leaves `state` untouched."""
 
     @abstractmethod
-    def view(self, state: BaseModel, player: str | None) -> BaseModel:
+    def view(self, state: StateT, player: str | None) -> ViewT:
         """What `player` may see (None: a spectator, i.e. the public table)."""
 
     @abstractmethod
-    def result(self, state: BaseModel) -> Result | None:
+    def result(self, state: StateT) -> Result | None:
         """None while the game runs."""
 
     @abstractmethod
-    def auto_action(self, state: BaseModel, player: str, rng: Rng) -> Action:
+    def auto_action(self, state: StateT, player: str, rng: Rng) -> Action:
         """The automatic player's choice among `legal_actions(state, player)`."""
 
-    def auto_reaction(self, state: BaseModel, player: str, rng: Rng) -> Action | None:
+    def auto_reaction(self, state: StateT, player: str, rng: Rng) -> Action | None:
         """The automatic player's answer to an optional moment (`may_act`): one of
         `legal_actions(state, player)`, or None to let it pass. Default: never reacts."""
         return None
@@ -218,13 +252,13 @@ class Game(ABC):
         """The game explained in the project's own words, for `/game rules`."""
 
     # --- helpers with defaults ---------------------------------------------
-    def load_state(self, data: str) -> BaseModel:
+    def load_state(self, data: str) -> StateT:
         return self.state_type.model_validate_json(data)
 
-    def dump_state(self, state: BaseModel) -> str:
+    def dump_state(self, state: StateT) -> str:
         return state.model_dump_json()
 
-    def resample(self, state: BaseModel, player: str | None, rng: Rng) -> BaseModel:
+    def resample(self, state: StateT, player: str | None, rng: Rng) -> StateT:
         """A state that `player` (None: a spectator at the table) cannot tell apart from `state`:
         everything hidden from them (other players' hands and pending choices, the order of the
         deck, the random generator's seed) dealt anew with `rng`, consistently with what they see
@@ -235,20 +269,22 @@ class Game(ABC):
         Every game with hidden information overrides it; the default suits games where nothing
         but the dice is hidden: only the generator's seed changes."""
         clone = state.model_copy(deep=True)
-        if isinstance(getattr(clone, "rng", None), Rng):
-            clone.rng = Rng(seed=rng.randint(0, 2**62), counter=clone.rng.counter)  # type: ignore[attr-defined]
+        current = getattr(clone, "rng", None)
+        if isinstance(current, Rng):
+            reseeded = Rng(seed=rng.randint(0, 2**62), counter=current.counter)
+            clone = clone.model_copy(update={"rng": reseeded})
         return clone
 
-    def check_invariants(self, state: BaseModel) -> None:
+    def check_invariants(self, state: StateT) -> None:
         """Raise AssertionError when the state breaks one of the game's invariants."""
         return None
 
-    def phase_timeout(self, state: BaseModel) -> int | None:
+    def phase_timeout(self, state: StateT) -> int | None:
         """Seconds allowed for the current phase when it has its own short limit (an objection
         window ...); None: the session's turn timer applies."""
         return None
 
-    def find_action(self, state: BaseModel, player: str, action: str | Action) -> Action:
+    def find_action(self, state: StateT, player: str, action: str | Action) -> Action:
         """The legal action with this key, or IllegalAction with a clear message."""
         key = action.key if isinstance(action, Action) else action
         for candidate in self.legal_actions(state, player):
@@ -258,18 +294,22 @@ class Game(ABC):
             raise IllegalAction("It is not your turn.")
         raise IllegalAction("That move is not possible now.")
 
-    def parse_move_text(self, state: BaseModel, player: str, text: str) -> list[str]:
+    def parse_move_text(self, state: StateT, player: str, text: str) -> list[str]:
         """The action keys that play a typed move (`/move b3 c5`), in order; IllegalAction with a
         reason when the text cannot be read or the move is not allowed."""
         raise IllegalAction(f"{self.name} has no typed moves: use the buttons on the table.")
 
-    def move_completions(self, state: BaseModel, player: str, prefix: str) -> list[str]:
+    def move_completions(self, state: StateT, player: str, prefix: str) -> list[str]:
         """Typed moves starting with `prefix`, for autocomplete (at most 25)."""
         return []
 
-    def players(self, state: BaseModel) -> list[str]:
-        return list(state.players)
+    def players(self, state: StateT) -> list[str]:
+        """The seats in order: the state's `players` field (every game state has one)."""
+        seats: list[str] | None = getattr(state, "players", None)
+        if seats is None:
+            raise AttributeError(f"{type(state).__name__} has no `players`: override Game.players")
+        return list(seats)
 
-    def seat_label(self, state: BaseModel, player: str) -> str | None:
+    def seat_label(self, state: StateT, player: str) -> str | None:
         """An extra word shown beside a seat (a faction, a character), if any."""
         return None

@@ -9,7 +9,7 @@ lost). A tie is drawn again.
 from __future__ import annotations
 
 from rules.core import Card, Event, Rng, Suit
-from rules.deathly_thrones.state import Part, Round, RunState
+from rules.deathly_thrones.state import Part, Round, RunState, Side
 
 
 def battle_cards() -> list[Card]:
@@ -26,7 +26,7 @@ def resolve_round(health: int, armor: int, enemy_health: int, enemy_armor: int,
     if hits == 0:
         return Round(your_card=your_card, enemy_card=enemy_card, your_power=yours,
                      enemy_power=theirs, hits=0, target=None)
-    target = "enemy" if yours > theirs else "you"
+    target: Side = "enemy" if yours > theirs else "you"
     shield = enemy_armor if target == "enemy" else armor
     return Round(your_card=your_card, enemy_card=enemy_card, your_power=yours, enemy_power=theirs,
                  hits=hits, target=target, armor=shield, damage=max(0, hits - shield))

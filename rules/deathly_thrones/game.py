@@ -13,6 +13,7 @@ from rules.core import (
     Outcome,
     Result,
     Rng,
+    RulesPage,
     who,
 )
 from rules.deathly_thrones import help as help_text
@@ -37,13 +38,17 @@ from rules.deathly_thrones.state import (
     CurrentEvent,
     Fight,
     FightView,
+    Part,
     PassedStep,
+    Round,
     RunState,
     RunView,
 )
 from rules.deathly_thrones.steps import describe_step_card, new_step_deck, step_cards, step_value
 
 SYMBOL = {"health": "♥", "armor": "♠"}
+PARTS: dict[str, Part] = {"health": "health", "armor": "armor"}
+"""The part named in a `hit:<part>` action key."""
 DEFAULT_QUEST = "iron-throne"
 
 
@@ -55,7 +60,19 @@ def _hits(n: int) -> str:
     return f"{n} hit" if n == 1 else f"{n} hits"
 
 
-class DeathlyThrones(Game):
+def _fight(s: RunState) -> Fight:
+    """The fight under way (phases 'fight' and 'choose')."""
+    assert s.fight is not None, f"no fight in phase {s.phase}"
+    return s.fight
+
+
+def _last(fight: Fight) -> Round:
+    """The round on the table (drawn, its damage still to land in phase 'choose')."""
+    assert fight.last is not None, "no round drawn in this fight"
+    return fight.last
+
+
+class DeathlyThrones(Game[RunState, RunView]):
     id = "deathly-thrones"
     name = "Deathly Thrones"
     summary = "Solo roguelike: walk 40 steps by the cards, fight what you meet, take the boss's throne."
@@ -112,19 +129,19 @@ class DeathlyThrones(Game):
                            description=f"{len(state.step_deck)} step cards left")]
         if state.phase == "fight":
             return [Action(key="battle", label="Draw battle cards", style="primary",
-                           description=f"Fight {state.fight.enemy}")]
+                           description=f"Fight {_fight(state).enemy}")]
         return [self._damage_action(state, part) for part in self._open_parts(state)]
 
-    def _open_parts(self, state: RunState) -> list[str]:
-        fight = state.fight
-        if fight.last.target == "enemy":
+    def _open_parts(self, state: RunState) -> list[Part]:
+        fight = _fight(state)
+        if _last(fight).target == "enemy":
             return parts_open(fight.health, fight.armor)
         return parts_open(state.health, state.armor)
 
-    def _damage_action(self, state: RunState, part: str) -> Action:
-        fight = state.fight
-        damage = fight.last.damage
-        if fight.last.target == "enemy":
+    def _damage_action(self, state: RunState, part: Part) -> Action:
+        fight = _fight(state)
+        damage = _last(fight).damage
+        if _last(fight).target == "enemy":
             whose, value = fight.enemy, getattr(fight, part)
         else:
             whose, value = "you", getattr(state, part)
@@ -136,14 +153,14 @@ class DeathlyThrones(Game):
     def apply(self, state: RunState, player: str, action: str | Action,
               text: str | None = None) -> Outcome:
         act = self.find_action(state, player, action)
-        s = state.copy()
+        s = state.clone()
         events: list[Event] = []
         if act.key == "step":
             self._walk(s, events)
         elif act.key == "battle":
             self._battle(s, events)
         else:
-            self._land(s, act.key.split(":", 1)[1], events)
+            self._land(s, PARTS[act.key.split(":", 1)[1]], events)
         return Outcome(state=s, events=events)
 
     def _walk(self, s: RunState, events: list[Event]) -> None:
@@ -169,6 +186,7 @@ class DeathlyThrones(Game):
         ev = quest.at(s.position)
         data = {"step": ev.step, "type": ev.type, "name": ev.name}
         if ev.type == "fight":
+            assert ev.health is not None and ev.armor is not None, "a fight step has both (validated)"
             s.fight = Fight(step=ev.step, enemy=ev.name, health=ev.health, armor=ev.armor,
                             start_health=ev.health, start_armor=ev.armor)
             s.phase = "fight"
@@ -207,7 +225,7 @@ class DeathlyThrones(Game):
                             f"({ev.name}). The run is over.", data={"step": s.position}))
 
     def _battle(self, s: RunState, events: list[Event]) -> None:
-        fight = s.fight
+        fight = _fight(s)
         while True:
             yours = draw_battle_card(s, s.rng, events)
             s.battle_table.append(yours)
@@ -230,8 +248,8 @@ class DeathlyThrones(Game):
         else:
             s.phase = "choose"
 
-    def _round_text(self, s: RunState, rnd) -> str:
-        enemy = s.fight.enemy
+    def _round_text(self, s: RunState, rnd: Round) -> str:
+        enemy = _fight(s).enemy
         head = (f"Battle cards: you {rnd.your_card.rank} (power {rnd.your_power}), "
                 f"{enemy} {rnd.enemy_card.rank} (power {rnd.enemy_power})")
         if rnd.target is None:
@@ -245,10 +263,10 @@ class DeathlyThrones(Game):
         s.battle_discard.extend(s.battle_table)
         s.battle_table = []
 
-    def _land(self, s: RunState, part: str, events: list[Event]) -> None:
-        fight = s.fight
-        rnd = fight.last
-        holder = fight if rnd.target == "enemy" else s
+    def _land(self, s: RunState, part: Part, events: list[Event]) -> None:
+        fight = _fight(s)
+        rnd = _last(fight)
+        holder: Fight | RunState = fight if rnd.target == "enemy" else s
         new, lost = take_damage(getattr(holder, part), rnd.damage)
         setattr(holder, part, new)
         rnd.part, rnd.lost = part, lost
@@ -265,9 +283,10 @@ class DeathlyThrones(Game):
 
     def _win_fight(self, s: RunState, events: list[Event]) -> None:
         quest = self.quest_of(s)
-        ev = quest.at(s.fight.step)
+        fight = _fight(s)
+        ev = quest.at(fight.step)
         events.append(Event(kind="victory", text=f"{ev.name} is defeated. {ev.outcome}",
-                            data={"step": ev.step, "name": ev.name, "rounds": s.fight.rounds}))
+                            data={"step": ev.step, "name": ev.name, "rounds": fight.rounds}))
         s.note = f"{ev.outcome} ({ev.result.describe()})" if not ev.result.empty else ev.outcome
         s.phase = "walk"
         self._apply_effect(s, ev.result, events)
@@ -328,12 +347,14 @@ class DeathlyThrones(Game):
         legal = self.legal_actions(state, player)
         if state.phase != "choose" or len(legal) == 1:
             return legal[0]
-        f = state.fight
-        part = policy.best_part(state.health, state.armor, f.health, f.armor, f.last.target,
-                                f.last.damage, f.step == QUEST_LENGTH)
+        f = _fight(state)
+        last = _last(f)
+        assert last.target is not None, "damage to place comes from a round that was not a tie"
+        part = policy.best_part(state.health, state.armor, f.health, f.armor, last.target,
+                                last.damage, f.step == QUEST_LENGTH)
         return next(a for a in legal if a.key == f"hit:{part}")
 
-    def rules_pages(self):
+    def rules_pages(self) -> list[RulesPage]:
         return help_text.pages()
 
     def seat_label(self, state: RunState, player: str) -> str | None:
@@ -343,7 +364,7 @@ class DeathlyThrones(Game):
         """The run with its hidden parts dealt anew: the order of the face-down step deck and of
         the face-down battle deck, and the generator's seed. Everything else is on the table
         (the cards drawn, the discard pile's size, the counters, the fight)."""
-        s = state.copy()
+        s = state.clone()
         s.step_deck = rng.shuffled(s.step_deck)
         s.battle_deck = rng.shuffled(s.battle_deck)
         s.rng = Rng(seed=rng.randint(0, 2**62), counter=state.rng.counter)

@@ -81,7 +81,7 @@ class RunState(BaseModel):
     outcome: Literal["won", "dead"] | None = None
     rng: Rng
 
-    def copy(self) -> RunState:
+    def clone(self) -> RunState:
         """An independent copy for `apply`. Cards are frozen, so the lists are copied and the
         cards shared: much cheaper than a deep copy, and as safe."""
         return self.model_copy(update={
@@ -91,6 +91,12 @@ class RunState(BaseModel):
             "visited": list(self.visited), "rng": self.rng.model_copy(),
             "fight": self.fight.model_copy(deep=True) if self.fight else None,
         })
+
+    # pydantic's own `copy` (deprecated since pydantic 2) takes include/exclude/update/deep;
+    # this one keeps callers of `state.copy()` on the cheap independent copy above.
+    def copy(self) -> RunState:  # type: ignore[override]
+        """The same as `clone`."""
+        return self.clone()
 
 
 class PassedStep(BaseModel):

@@ -12,6 +12,7 @@ from rules.core import (
     Outcome,
     Result,
     Rng,
+    RulesPage,
     who,
 )
 from rules.gods_of_magic import magic
@@ -44,7 +45,7 @@ STORY_PROMPT = "Tell the realm's story in a line"
 OBJECTION_SECONDS = 60
 
 
-class GodsOfMagic(Game):
+class GodsOfMagic(Game[GomState, GomView]):
     id = "gods-of-magic"
     name = "Gods of Magic"
     summary = "Gods build magical realms from a shared deck, roll on the Magic Table and tell their stories."
@@ -67,7 +68,7 @@ class GodsOfMagic(Game):
         load_deck()  # validate the content at start-up
 
     # --- setup -------------------------------------------------------------------
-    def setup(self, players, options, seed):
+    def setup(self, players: list[str], options: dict[str, str], seed: int) -> GomState:
         opts = self.resolve_options(options)
         self.check_players(len(players))
         deck = load_deck()
@@ -82,8 +83,8 @@ class GodsOfMagic(Game):
                         scores={p: 0 for p in players}, setup_played={p: 0 for p in players})
 
     # --- whose move --------------------------------------------------------------
-    def to_act(self, state):
-        s: GomState = state
+    def to_act(self, state: GomState) -> list[str]:
+        s = state
         if s.phase == "over":
             return []
         if s.objection is not None:
@@ -92,10 +93,11 @@ class GodsOfMagic(Game):
         if s.phase == "setup":
             return [p for p in s.players if p not in s.setup_done]
         if s.phase == "owner_draw":
+            assert s.owner_draw is not None, "an owner_draw phase names the owner"
             return [s.owner_draw]
         return [s.player]
 
-    def phase_timeout(self, state):
+    def phase_timeout(self, state: GomState) -> int | None:
         return OBJECTION_SECONDS if state.objection is not None else None
 
     # --- legal actions -------------------------------------------------------------
@@ -107,8 +109,8 @@ class GodsOfMagic(Game):
             return False
         return key.startswith(STORY_PREFIXES) or (key == "rc:done" and s.recombine_moves > 0)
 
-    def legal_actions(self, state, player):
-        s: GomState = state
+    def legal_actions(self, state: GomState, player: str) -> list[Action]:
+        s = state
         if player not in self.to_act(s):
             return []
         acts = self._raw_actions(s, player)
@@ -146,7 +148,7 @@ class GodsOfMagic(Game):
         return magic.actions(s, player)
 
     def _setup_actions(self, s: GomState, player: str) -> list[Action]:
-        acts = []
+        acts: list[Action] = []
         group = "Place a starting card"
         for cid in s.hands[player]:
             for key, lab in placement_targets(s, player, cid):
@@ -158,8 +160,9 @@ class GodsOfMagic(Game):
         return acts
 
     # --- applying --------------------------------------------------------------------
-    def apply(self, state, player, action, text=None):
-        s0: GomState = state
+    def apply(self, state: GomState, player: str, action: str | Action,
+              text: str | None = None) -> Outcome:
+        s0 = state
         act = self.find_action(s0, player, action)
         key = act.key
         events: list[Event] = []
@@ -230,6 +233,7 @@ class GodsOfMagic(Game):
             return magic.begin(s, face, events)
         if s.phase == "owner_draw":
             owner = s.owner_draw
+            assert owner is not None, "an owner_draw phase names the owner"
             s.owner_draw = None
             if key == "draw:yes":
                 draw(s, owner, 1, events, "a card of theirs was destroyed")
@@ -335,6 +339,7 @@ class GodsOfMagic(Game):
     def _vote(self, s0: GomState, player: str, key: str, events: list[Event]) -> GomState:
         s = _clone(s0)
         o = s.objection
+        assert o is not None, "a vote needs an open objection"
         (o.objections if key == "obj:yes" else o.stands).append(player)
         events.append(Event(kind="vote", text=f"{who(player)} {'objects' if key == 'obj:yes' else 'lets it stand'}."))
         n = len(o.voters)
@@ -363,33 +368,33 @@ class GodsOfMagic(Game):
         return s
 
     # --- views and results ---------------------------------------------------------------
-    def view(self, state, player) -> GomView:
+    def view(self, state: GomState, player: str | None) -> GomView:
         return build_view(state, player, self.to_act(state))
 
-    def result(self, state):
-        s: GomState = state
+    def result(self, state: GomState) -> Result | None:
+        s = state
         if s.phase != "over":
             return None
         return Result(winners=list(s.winners or []), scores={p: float(v) for p, v in s.scores.items()},
                       summary=_summary(s), tags={"end": s.end_reason, "target": str(target(s))})
 
-    def auto_action(self, state, player, rng):
+    def auto_action(self, state: GomState, player: str, rng: Rng) -> Action:
         from rules.gods_of_magic.policy import choose
 
         return choose(self, state, player, rng)
 
-    def rules_pages(self):
+    def rules_pages(self) -> list[RulesPage]:
         from rules.gods_of_magic.help import rules_pages
 
         return rules_pages()
 
-    def resample(self, state, player, rng):
+    def resample(self, state: GomState, player: str | None, rng: Rng) -> GomState:
         from rules.gods_of_magic.hidden import resample
 
         return resample(state, player, rng)
 
-    def check_invariants(self, state):
-        s: GomState = state
+    def check_invariants(self, state: GomState) -> None:
+        s = state
         seen = list(s.deck) + list(s.discard)
         for h in s.hands.values():
             seen += h

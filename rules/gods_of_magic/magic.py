@@ -180,7 +180,7 @@ def actions(s: GomState, player: str) -> list[Action]:
 
 
 def move_destinations(s: GomState, cid: str) -> list[Action]:
-    owner, r, _i, d = s.locate(cid)
+    owner, r, _i, d = s.where(cid)
     name = label(s, cid)
     out = []
     if s.suit(cid) == Suit.DESCRIPTOR:
@@ -212,7 +212,7 @@ def _rc_ok(s: GomState, player: str, delta: int) -> bool:
 
 
 def _lift_size(s: GomState, cid: str) -> int:
-    owner, r, i, d = s.locate(cid)
+    owner, r, i, d = s.where(cid)
     return 1 if d is not None else 1 + len(s.domains[owner][r].cards[i].descriptors)
 
 
@@ -305,6 +305,7 @@ def handle(s: GomState, player: str, key: str, events: list[Event]) -> str | Non
         s.pending = []
         return None
     if key == "pass" or key == "skip":
+        assert s.dice is not None, "a Magic Table result is resolved after the roll"
         events.append(Event(kind="pass", text=f"{who(player)} passes ({MAGIC_NAMES[s.dice.result]})."))
         return "end"
     if step == "imagine":
@@ -344,12 +345,12 @@ def handle(s: GomState, player: str, key: str, events: list[Event]) -> str | Non
             return None
         old, new = s.pending[0], key[3:]
         s.pending = []
-        owner, r, i, d = s.locate(old)
-        placed = s.domains[owner][r].cards[i]
+        owner, r, i, d = s.where(old)
+        spot = s.domains[owner][r].cards[i]
         if d is None:
-            placed.card = new
+            spot.card = new
         else:
-            placed.descriptors[d] = new
+            spot.descriptors[d] = new
         s.hands[player].remove(new)
         s.discard.append(old)
         events.append(Event(kind="transformation", text=(
@@ -374,8 +375,9 @@ def handle(s: GomState, player: str, key: str, events: list[Event]) -> str | Non
         owner, r, placed = lift(s, cid)
         if key.startswith("host:"):
             place(s, "", cid, "on:" + key[5:])
-            o2, r2, _, _ = s.locate(key[5:])
+            o2, r2, _, _ = s.where(key[5:])
         else:
+            assert placed is not None, "a card moved to a realm is no Descriptor: lift returned it"
             seat, r2 = (int(x) for x in key[5:].split("."))
             o2 = s.players[seat]
             s.domains[o2][r2].cards.append(placed)

@@ -77,7 +77,7 @@ def place(s: GomState, player: str, cid: str, where: str) -> int:
         s.domains[player][r].cards.append(Placed(card=cid))
         return r
     host = where[3:]
-    owner, r, i, _ = s.locate(host)
+    owner, r, i, _ = s.where(host)
     s.domains[owner][r].cards[i].descriptors.append(cid)
     return r
 
@@ -90,7 +90,7 @@ def play_from_hand(s: GomState, player: str, cid: str, where: str) -> int:
 def lift(s: GomState, cid: str) -> tuple[str, int, Placed | None]:
     """Take a card out of play (a host keeps its Descriptors in the returned Placed);
     returns (owner, realm index, placed or None for a lone Descriptor). Empty realms stay."""
-    owner, r, i, d = s.locate(cid)
+    owner, r, i, d = s.where(cid)
     realm = s.domains[owner][r]
     if d is not None:
         realm.cards[i].descriptors.pop(d)

@@ -6,10 +6,16 @@ that a whole simulated game stays fast.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from rules.core import Action, Rng
 from rules.gods_of_magic.content import Suit
 from rules.gods_of_magic.scoring import COMPLETE_BONUS, alteration_gain, domain_value, target
 from rules.gods_of_magic.state import GomState
+
+if TYPE_CHECKING:
+    from rules.gods_of_magic.game import GodsOfMagic
 
 Light = list[tuple[str, tuple[str, ...]]]
 """A realm as (card, descriptors) pairs."""
@@ -23,7 +29,8 @@ def _value(s: GomState, realm: Light, progress: bool = False) -> float:
     """A realm's Visitation value; with `progress`, a little extra per suit towards completion."""
     if not any(s.cards[c].suit == Suit.LOCATION for c, _ in realm):
         return 0
-    total, suits = 0, set()
+    total: float = 0
+    suits: set[Suit] = set()
     for c, ds in realm:
         total += s.cards[c].vp
         suits.add(s.cards[c].suit)
@@ -79,8 +86,9 @@ def _weight(s: GomState, owner: str, player: str) -> float:
     return 0.5 + s.scores[owner] / top
 
 
-def _best(legal: list[Action], score) -> Action | None:
-    best, best_v = None, None
+def _best(legal: list[Action], score: Callable[[Action], float | None]) -> Action | None:
+    best: Action | None = None
+    best_v: float | None = None
     for a in legal:
         v = score(a)
         if v is not None and (best_v is None or v > best_v):
@@ -107,7 +115,7 @@ def _best_play(s: GomState, player: str, cards: list[str]) -> tuple[str | None, 
     return best, best_v
 
 
-def choose(game, s: GomState, player: str, rng: Rng) -> Action:
+def choose(game: GodsOfMagic, s: GomState, player: str, rng: Rng) -> Action:
     legal = game.legal_actions(s, player)
     by_key = {a.key: a for a in legal}
     pick = _choose(s, player, legal, by_key)
@@ -136,12 +144,13 @@ def _choose(s: GomState, player: str, legal: list[Action], by_key: dict[str, Act
         return _best(legal, lambda a: _place_score(s, player, a, cid))
     if step in ("play", "creation"):
         cards = [a.key[5:] for a in legal if a.key.startswith("play:")]
-        cid, v = _best_play(s, player, cards)
+        card, v = _best_play(s, player, cards)
         if step == "creation" and "fin" in by_key and v <= 0:
             return by_key["fin"]
-        return by_key.get(f"play:{cid}")
+        return by_key.get(f"play:{card}")
     if step == "alter":
-        best, best_v = None, 0.0
+        best: Action | None = None
+        best_v = 0.0
         for a in legal:
             if a.key.startswith("play:"):
                 d = a.key[5:]
@@ -186,7 +195,7 @@ def _setup(s: GomState, player: str, legal: list[Action], by_key: dict[str, Acti
 
 
 def _hurt(s: GomState, player: str, cid: str) -> float:
-    owner = s.locate(cid)[0]
+    owner = s.where(cid)[0]
     return _gain_remove(s, owner, cid) * _weight(s, owner, player)
 
 
@@ -204,7 +213,7 @@ def _imagine(s: GomState, player: str) -> int:
 def _transform(s: GomState, player: str, legal: list[Action]) -> Action | None:
     if s.pending:
         old = s.pending[0]
-        owner = s.locate(old)[0]
+        owner = s.where(old)[0]
         sign = 1 if owner == player else -1
         return _best(legal, lambda a: sign * s.cards[a.key[3:]].vp if a.key.startswith("tr:") else None)
 
@@ -212,7 +221,7 @@ def _transform(s: GomState, player: str, legal: list[Action]) -> Action | None:
         if not a.key.startswith("tf:"):
             return None
         old = a.key[3:]
-        owner = s.locate(old)[0]
+        owner = s.where(old)[0]
         same = [s.cards[c].vp for c in s.hands[player] if s.suit(c) == s.suit(old)]
         if owner == player:
             return max(same) - s.cards[old].vp
@@ -224,7 +233,7 @@ def _transform(s: GomState, player: str, legal: list[Action]) -> Action | None:
 def _move(s: GomState, player: str, legal: list[Action]) -> Action | None:
     if s.pending:
         cid = s.pending[0]
-        owner = s.locate(cid)[0]
+        owner = s.where(cid)[0]
         loss = _gain_remove(s, owner, cid) * _weight(s, owner, player)
 
         def score(a: Action) -> float | None:
@@ -234,7 +243,7 @@ def _move(s: GomState, player: str, legal: list[Action]) -> Action | None:
                 gain = _gain_place(s, dest, cid, f"to:r{r}") if dest == player else -1
                 return loss + gain
             if a.key.startswith("host:"):
-                dest = s.locate(a.key[5:])[0]
+                dest = s.where(a.key[5:])[0]
                 gain = _gain_place(s, dest, cid, "on:" + a.key[5:]) if dest == player else -1
                 return loss + gain
             return None
@@ -245,7 +254,7 @@ def _move(s: GomState, player: str, legal: list[Action]) -> Action | None:
         if not a.key.startswith("mv:"):
             return None
         cid = a.key[3:]
-        owner = s.locate(cid)[0]
+        owner = s.where(cid)[0]
         if owner == player:
             return -_gain_remove(s, owner, cid)
         return _gain_remove(s, owner, cid) * _weight(s, owner, player) + s.cards[cid].vp
@@ -277,7 +286,7 @@ def _recombine(s: GomState, player: str, legal: list[Action], by_key: dict[str, 
         for a in legal:
             if a.key.startswith("rc:pick:"):
                 cid = a.key[8:]
-                r = s.locate(cid)[1]
+                r = s.where(cid)[1]
                 spots = [f"to:r{x}" for x in range(len(s.domains[player])) if x != r] \
                     if s.suit(cid) != Suit.DESCRIPTOR else [f"on:{h}" for _x, h in s.hosts(player)]
                 for where in spots:
@@ -304,6 +313,7 @@ def _move_gain(s: GomState, player: str, cid: str, where: str) -> float:
         if moving:
             break
     if where.startswith("to:r"):
+        assert moving is not None, f"{cid} is not in {player}'s realms"
         realms[int(where[4:])].append(moving)
     else:
         host = where[3:]

@@ -131,6 +131,13 @@ class GomState(BaseModel):
                         return owner, r, i, placed.descriptors.index(cid)
         return None
 
+    def where(self, cid: str) -> tuple[str, int, int, int | None]:
+        """`locate` for a card the rules guarantee is in play (a chosen target, a host)."""
+        found = self.locate(cid)
+        if found is None:
+            raise AssertionError(f"{cid} is not in play")
+        return found
+
     def in_play(self) -> list[tuple[str, int, str]]:
         """Every card in play as (owner, realm index, card id), hosts then their descriptors."""
         out = []

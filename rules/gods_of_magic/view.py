@@ -101,6 +101,7 @@ def prompt(s: GomState, to_act: list[str]) -> str:
     if s.phase == "roll":
         return f"{p} rolls the d10 (Dice phase)."
     if s.phase == "owner_draw":
+        assert s.owner_draw is not None, "an owner_draw phase names the owner"
         return f"{who(s.owner_draw)} may draw a card for the one destroyed."
     r = s.dice.result if s.dice else 10
     return f"{p} resolves {MAGIC_NAMES[r]}: {MAGIC_TEXT[r]}"
@@ -111,7 +112,8 @@ def build_view(s: GomState, viewer: str | None, to_act: list[str]) -> GomView:
     if s.dice is not None:
         dice = DiceView(player=s.dice.player, face=s.dice.face, result=s.dice.result,
                         name=MAGIC_NAMES[s.dice.result], text=MAGIC_TEXT[s.dice.result])
-    own = viewer is not None and viewer in s.hands
+    hand = [s.cards[c] for c in s.hands[viewer]] if viewer is not None and viewer in s.hands else None
+    own = hand is not None
     mover = own and viewer in to_act and viewer == s.player
     # a Transformation's target is chosen among the cards sharing a suit with the hand: until
     # the card is replaced, only the mover is shown that choice (with their hand)
@@ -135,6 +137,6 @@ def build_view(s: GomState, viewer: str | None, to_act: list[str]) -> GomView:
         to_act=to_act, prompt=prompt(s, to_act), dice=dice, target=target(s),
         storytelling=s.options.get("storytelling", "off"), reshuffled=s.reshuffled,
         pending_public=public_pending, objection=obj, winners=s.winners, end_reason=s.end_reason,
-        hand=[s.cards[c] for c in s.hands[viewer]] if own else None,
+        hand=hand,
         pending_private=private_pending,
     )
