@@ -44,7 +44,6 @@ class PantheonBot(commands.Bot):
         self.service: SessionService | None = None
         self.controller: Controller | None = None
         self._timer_task: asyncio.Task | None = None
-        self._timer_wake = asyncio.Event()
 
     async def setup_hook(self) -> None:
         if self.settings.content_dir:

@@ -87,7 +87,7 @@ class Controller:
             await interaction.response.edit_message(**payload.edit_kwargs())
 
     @staticmethod
-    async def _send_response(interaction: discord.Interaction, payload: table.Payload,
+    async def send_response(interaction: discord.Interaction, payload: table.Payload,
                              *, ephemeral: bool = False) -> int | None:
         """Answer with a new message; returns its id when Discord tells it."""
         kwargs = payload.send_kwargs()
@@ -237,7 +237,7 @@ class Controller:
         on_table = self._is_table_message(session, interaction)
         payload = self._answer_payload(session, audience, result.events)
         if interaction.message is None:
-            await self._send_response(interaction, payload, ephemeral=True)
+            await self.send_response(interaction, payload, ephemeral=True)
         else:
             await self._edit_response(interaction, payload)
         in_dm = interaction.guild_id is None
@@ -259,7 +259,7 @@ class Controller:
         elif op == "record":
             session = await svc.get(session_id)
             rows = await svc.records_of(session.guild_id, user.id, session.game_id)
-            await self._send_response(interaction, table.records_payload(session, user.id, rows),
+            await self.send_response(interaction, table.records_payload(session, user.id, rows),
                                       ephemeral=True)
             return
         elif op == "start":
@@ -314,7 +314,7 @@ class Controller:
             raise ServiceError("You are not playing in this game.")
         if session.state_json is None:
             raise ServiceError("The game has not started yet.")
-        await self._send_response(interaction, table.private_payload(session, player), ephemeral=True)
+        await self.send_response(interaction, table.private_payload(session, player), ephemeral=True)
 
     # ------------------------------------------------------------------ publishing
     async def publish(self, result: ActResult, *, table_done: bool = False, skip_dm: str | None = None,

@@ -11,6 +11,16 @@ from rules.core.game import Event, Game, Result
 
 Status = Literal["lobby", "active", "finished", "abandoned"]
 
+TURN_TIMER_CHOICES: list[tuple[str, str]] = [  # seconds (as the option stores them), label
+    ("0", "Off"),
+    ("60", "1 minute"),
+    ("300", "5 minutes"),
+    ("900", "15 minutes"),
+    ("3600", "1 hour"),
+    ("86400", "1 day"),
+]
+"""The lobby's turn timer choices."""
+
 
 class Seat(BaseModel):
     position: int
@@ -90,10 +100,6 @@ class Session(BaseModel):
         """A control rendered at `version` is still current for this seat: nothing the seat may
         choose has changed since (None: commands, not checked)."""
         return version is None or seat.actions_version <= version <= self.version
-
-    def humans(self) -> list[Seat]:
-        """The seats of people (a person's seat handed to the automatic player included)."""
-        return [s for s in self.seats if s.user_id is not None]
 
     @property
     def turn_timer(self) -> int:

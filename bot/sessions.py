@@ -19,7 +19,16 @@ from contextlib import asynccontextmanager
 
 from pydantic import BaseModel
 
-from bot.models import ActResult, LogEntry, RecordRow, ResultRow, Seat, Session, StatRow
+from bot.models import (
+    TURN_TIMER_CHOICES,
+    ActResult,
+    LogEntry,
+    RecordRow,
+    ResultRow,
+    Seat,
+    Session,
+    StatRow,
+)
 from bot.records import RecordError, Records
 from bot.store import TABLE_TARGET, ChannelBusy, Store
 from rules import GAMES, get_game
@@ -31,14 +40,6 @@ log = logging.getLogger(__name__)
 PING_TARGET = "#ping"
 """The `messages.target` of a session's turn ping in the channel."""
 
-TURN_TIMER_CHOICES: list[tuple[str, str]] = [
-    ("0", "Off"),
-    ("60", "1 minute"),
-    ("300", "5 minutes"),
-    ("900", "15 minutes"),
-    ("3600", "1 hour"),
-    ("86400", "1 day"),
-]
 REMINDER_LEAD_MAX = 300.0
 """The reminder comes a quarter of the allowed time before the deadline, at most this early."""
 TIMEOUT_STEPS = 100

@@ -34,8 +34,6 @@ DEFAULT_DB_PATH = Path("data/pantheon.db")
 TABLE_TARGET = "#table"
 """The `messages.target` of a session's table message (other targets are player ids)."""
 
-OPEN_STATUSES = ("lobby", "active")
-
 # Each step moves the schema from version i to i + 1 (PRAGMA user_version). Append new
 # steps; never edit a step that has shipped.
 MIGRATIONS: list[list[str]] = [

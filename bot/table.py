@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.models import TURN_TIMER_CHOICES
 from bot.render import Panel, RenderContext, get_renderer
 from bot.render.discord import to_message_parts
 from bot.ui import ids
@@ -205,8 +206,6 @@ def private_payload(session: Session, player_id: str, events: list[Event] | None
 
 
 def lobby_payload(session: Session, note: str | None = None) -> Payload:
-    from bot.sessions import SessionService
-
     game = session.game()
     panel = Panel(title=f"New game: {game.name}", description=game.summary, colour=game.colour)
     def brings(seat) -> str:
@@ -228,7 +227,7 @@ def lobby_payload(session: Session, note: str | None = None) -> Payload:
         label = next((c.label for c in spec.choices if c.value == value), value)
         opts.append(f"{spec.label}: **{label}**")
     timer = session.options.get("turn_timer", "0")
-    timer_label = dict(SessionService.TURN_TIMER_CHOICES).get(timer, f"{timer}s")
+    timer_label = dict(TURN_TIMER_CHOICES).get(timer, f"{timer}s")
     opts.append(f"Turn timer: **{timer_label}**")
     panel.add("Options", "\n".join(opts))
     panel.footer = "Join, then the host presses Start. The host sets the options below."
@@ -247,7 +246,7 @@ def lobby_payload(session: Session, note: str | None = None) -> Payload:
         view.add_item(OptionSelect(
             ids.option_id(session.id, "turn_timer"),
             options=[discord.SelectOption(label=f"Turn timer: {label}", value=value, default=value == timer)
-                     for value, label in SessionService.TURN_TIMER_CHOICES],
+                     for value, label in TURN_TIMER_CHOICES],
             placeholder="Turn timer", row=row))
         row += 1
         buttons = [("join", "Join", discord.ButtonStyle.success),

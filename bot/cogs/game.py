@@ -156,7 +156,7 @@ class GameCog(commands.Cog):
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, game_id=game_id,
             host_id=interaction.user.id, host_name=interaction.user.display_name,
             options=parse_options(options))
-        message_id = await self.controller._send_response(interaction, table.lobby_payload(session))
+        message_id = await self.controller.send_response(interaction, table.lobby_payload(session))
         if message_id:
             await self.service.set_table_message(session.id, interaction.channel_id, message_id)
 
@@ -175,7 +175,7 @@ class GameCog(commands.Cog):
             session = await self._session_here(interaction)
             payload = table.table_payload(session) if session.state_json else table.lobby_payload(session)
             old = (session.table_channel_id, session.table_message_id)
-            message_id = await self.controller._send_response(interaction, payload)
+            message_id = await self.controller.send_response(interaction, payload)
             if message_id and interaction.guild_id is not None:
                 await self.service.set_table_message(session.id, interaction.channel_id, message_id)
                 if old[1] and old[1] != message_id:

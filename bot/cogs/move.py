@@ -1,4 +1,5 @@
-"""/move: a typed move for games that have a notation (Terra Sancta: `/move b3 c5`)."""
+"""/move: a typed move for games that have a notation (`Game.parse_move_text`); each game
+explains its own notation (`Game.move_hint`, `/game rules`)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from bot.sessions import NotSeated, ServiceError
 from rules.core import IllegalAction
 
 MOVE_MAX = 40
-"""The longest typed move read (`b3xc5 via c4` is 12 characters); longer text is refused
+"""The longest typed move read (a move in any notation is short); longer text is refused
 before any game parses it."""
 
 
@@ -44,14 +45,14 @@ class MoveCog(commands.Cog):
         options = session.game().move_completions(session.state(), seat.player_id, current)
         return [app_commands.Choice(name=o[:100], value=o[:100]) for o in options[:25]]
 
-    @app_commands.command(name="move", description="Type a move, e.g. b3 c5, b3xc5 via c4 (Terra Sancta)")
-    @app_commands.describe(move="From square, to square: b3 c5; x for an attack, * for a shot, via for a knight's path")
+    @app_commands.command(name="move", description="Type your move in the game's notation (games that have one)")
+    @app_commands.describe(move="Your move; the suggestions show the legal ones, /game rules the notation")
     @app_commands.autocomplete(move=move_autocomplete)
     async def move(self, interaction: discord.Interaction, move: str) -> None:
         try:
             if len(move) > MOVE_MAX:
-                raise ServiceError(f"A move is short, like `b3 c5` or `b3xc5 via c4`; that text has "
-                                   f"{len(move)} characters (at most {MOVE_MAX}).")
+                raise ServiceError(f"A move is short; that text has {len(move)} characters "
+                                   f"(at most {MOVE_MAX}).")
             session, seat = await self._seat(interaction)
             keys = session.game().parse_move_text(session.state(), seat.player_id, move)
             result = await self.service.act(session.id, interaction.user.id, keys, version=session.version)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any, ClassVar, Generic
+
 from pydantic import BaseModel, Field
 
 from bot.render.panel import Panel
+from rules.core import ViewT
 from rules.core.game import Event, Game
 
 
@@ -17,20 +20,24 @@ class RenderContext(BaseModel):
     finished: bool = False
 
 
-class GameRenderer:
-    """Default renderer: subclasses override `table` and `private` (and `events` for dice)."""
+class GameRenderer(Generic[ViewT]):
+    """A game's views as panels, generic in the game's view model: a game's renderer declares
+    `class MyRenderer(GameRenderer[MyView])` and is built with a `Game[MyState, MyView]`.
 
-    game_id: str = ""
+    The base class is also the default renderer (the view as JSON) for a game without its
+    own module: subclasses override `table` and `private` (and `events` for dice)."""
 
-    def __init__(self, game: Game):
-        self.game = game
+    game_id: ClassVar[str] = ""
 
-    def table(self, view: BaseModel, ctx: RenderContext) -> list[Panel]:
+    def __init__(self, game: Game[Any, ViewT]):
+        self.game: Game[Any, ViewT] = game
+
+    def table(self, view: ViewT, ctx: RenderContext) -> list[Panel]:
         """The public table: the first panel is the table embed; an image may ride on it."""
         return [Panel(title=self.game.name, description=f"```{view.model_dump_json(indent=1)[:3900]}```",
                       colour=self.game.colour)]
 
-    def private(self, view: BaseModel, ctx: RenderContext) -> Panel:
+    def private(self, view: ViewT, ctx: RenderContext) -> Panel:
         """One player's private view (their hand ...)."""
         return Panel(title=f"{self.game.name}: your view",
                      description=f"```{view.model_dump_json(indent=1)[:3900]}```",

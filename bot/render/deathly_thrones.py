@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.render.base import GameRenderer, RenderContext
 from bot.render.panel import FIELD_VALUE_MAX, Panel, clip
 from rules.core import Event, who
-from rules.deathly_thrones.state import Round, RunView
+from rules.deathly_thrones.state import FightView, Round, RunView
 
 ICONS = {"fight": "⚔️", "hurt": "☠️", "rest": "✚"}
 WON_COLOUR = 0xC9A227
@@ -54,7 +54,7 @@ def _hits(n: int) -> str:
     return f"{n} hit" if n == 1 else f"{n} hits"
 
 
-class DeathlyThronesRenderer(GameRenderer):
+class DeathlyThronesRenderer(GameRenderer[RunView]):
     game_id = "deathly-thrones"
 
     def table(self, view: RunView, ctx: RenderContext) -> list[Panel]:
@@ -73,7 +73,7 @@ class DeathlyThronesRenderer(GameRenderer):
         if stories:
             panel.add("Ξ Story", clip(f"*{stories[-1].story}*", FIELD_VALUE_MAX))
         if view.fight is not None:
-            panel.add(self._fight_title(view), self._fight_text(view))
+            panel.add(self._fight_title(view.fight), self._fight_text(view, view.fight))
         drawn = " ".join(c.name for c in view.steps_drawn[-8:])
         panel.footer = (f"Step deck: {view.step_cards_left} left"
                         + (f" (drawn {drawn})" if drawn else "")
@@ -123,13 +123,11 @@ class DeathlyThronesRenderer(GameRenderer):
             lines.append("Behind you: " + " · ".join(f"{p.step} {ICONS[p.type]} {p.name}" for p in behind))
         return clip("\n".join(lines), FIELD_VALUE_MAX)
 
-    def _fight_title(self, view: RunView) -> str:
-        f = view.fight
+    def _fight_title(self, f: FightView) -> str:
         state = "defeated" if f.health == 0 else f"round {f.rounds}" if f.rounds else "the fight begins"
         return f"⚔️ {f.enemy} · ♥ {f.health}/{f.start_health} ♠ {f.armor}/{f.start_armor} · {state}"
 
-    def _fight_text(self, view: RunView) -> str:
-        f = view.fight
+    def _fight_text(self, view: RunView, f: FightView) -> str:
         if f.last is None:
             return (f"You ♥{view.health} ♠{view.armor} against {f.enemy} ♥{f.health} ♠{f.armor}. "
                     "Each side adds a battle card to its health; the lower side is hit.")

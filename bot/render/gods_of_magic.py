@@ -58,7 +58,7 @@ def domain_text(realms: list[RealmView], budget: int) -> str:
     return text[:budget]
 
 
-class GodsOfMagicRenderer(GameRenderer):
+class GodsOfMagicRenderer(GameRenderer[GomView]):
     game_id = "gods-of-magic"
 
     def table(self, view: GomView, ctx: RenderContext) -> list[Panel]:

@@ -39,7 +39,7 @@ WHY = {"start": "start roll", "attack": "attack", "shot": "shot", "lightning": "
 
 
 @lru_cache(maxsize=8)
-def _font(size: int) -> ImageFont.ImageFont:
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
 
 
@@ -51,7 +51,8 @@ def _xy(name: str) -> tuple[int, int]:
 
 
 def _rgb(colour: str) -> tuple[int, int, int]:
-    return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return r, g, b
 
 
 def _ink(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
@@ -59,7 +60,8 @@ def _ink(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
     return (0, 0, 0) if 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2] > 150 else (255, 255, 255)
 
 
-def _centred(draw: ImageDraw.ImageDraw, cx: float, cy: float, text: str, font, fill) -> None:
+def _centred(draw: ImageDraw.ImageDraw, cx: float, cy: float, text: str, font: ImageFont.BaseImageFont,
+             fill: tuple[int, int, int]) -> None:
     box = draw.textbbox((0, 0), text, font=font)
     draw.text((cx - (box[2] - box[0]) / 2 - box[0], cy - (box[3] - box[1]) / 2 - box[1]), text, font=font, fill=fill)
 
@@ -83,13 +85,13 @@ def draw_board(view: TSView) -> bytes:
         d.polygon([(x + 3, y + 12), (x + 3, y + 3), (x + 7, y + 8), (x + 10, y + 2), (x + 13, y + 8),
                    (x + 17, y + 3), (x + 17, y + 12)], fill=(212, 160, 0), outline=(90, 60, 0))
     for i in range(SIZE):
-        x = MARGIN + i * CELL + CELL / 2
-        y = MARGIN + (SIZE - 1 - i) * CELL + CELL / 2
-        for cx, cy, text in ((x, MARGIN / 2, FILES[i]), (x, BOARD_PX - MARGIN / 2, FILES[i]),
-                             (MARGIN / 2, y, str(i + 1)), (BOARD_PX - MARGIN / 2, y, str(i + 1))):
+        file_x = MARGIN + i * CELL + CELL / 2
+        rank_y = MARGIN + (SIZE - 1 - i) * CELL + CELL / 2
+        for cx, cy, text in ((file_x, MARGIN / 2, FILES[i]), (file_x, BOARD_PX - MARGIN / 2, FILES[i]),
+                             (MARGIN / 2, rank_y, str(i + 1)), (BOARD_PX - MARGIN / 2, rank_y, str(i + 1))):
             _centred(d, cx, cy, text, coord, (240, 230, 210))
 
-    def outline(name: str, colour, width: int = 3) -> None:
+    def outline(name: str, colour: tuple[int, int, int], width: int = 3) -> None:
         x, y = _xy(name)
         d.rectangle([x + 1, y + 1, x + CELL - 2, y + CELL - 2], outline=colour, width=width)
 
@@ -168,6 +170,7 @@ def _prompt(view: TSView) -> str:
     p = view.turn_player
     if view.stage == "over":
         return f"{who(view.winner)} is the last king standing!" if view.winner else "The game ended in a draw."
+    assert p is not None, "the rules name a turn player at every stage but 'over'"
     if view.stage == "faction":
         return f"{who(p)}: choose a faction."
     text = {
@@ -179,7 +182,7 @@ def _prompt(view: TSView) -> str:
     return f"Turn {view.turn}: {who(p)}, {text}"
 
 
-class TerraSanctaRenderer(GameRenderer):
+class TerraSanctaRenderer(GameRenderer[TSView]):
     game_id = "terra-sancta"
 
     def table(self, view: TSView, ctx: RenderContext) -> list[Panel]:
@@ -212,7 +215,7 @@ class TerraSanctaRenderer(GameRenderer):
         panel = Panel(title="Terra Sancta: your pieces", colour=self.game.colour,
                       description=_prompt(view) if me == view.turn_player else "Nothing is hidden in this game.")
         mine = [p for p in view.pieces if p.owner == me]
-        if mine:
+        if mine and me is not None:  # `me` owns them: never None then
             rows = [f"{KIND_NAMES[p.kind]} {p.square}: {p.name} {p.hp}/{p.max_hp}" for p in mine]
             panel.add(view.faction_names.get(me, "Your faction"), "\n".join(rows)[:1024])
         if view.landing:
