@@ -68,7 +68,7 @@ def load_games(settings: Settings) -> str | None:
         os.environ["CONTENT_DIR"] = str(settings.content_dir)
     try:
         import rules  # noqa: F401
-    except (ValueError, OSError) as exc:  # ContentError is a ValueError naming file, entry, field
+    except (ValueError, OSError, RuntimeError) as exc:  # ContentError names file, entry, field
         return f"The game content cannot be loaded:\n{exc}"
     return None
 

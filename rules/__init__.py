@@ -2,25 +2,27 @@
 
 from __future__ import annotations
 
-from importlib import import_module
+from importlib.metadata import entry_points
 
 from rules.core.game import Game, IllegalAction
 
-# game id -> module exposing GAME. Adding a game is adding a line here.
-_MODULES: dict[str, str] = {
-    "gods-of-magic": "rules.gods_of_magic",
-    "deathly-thrones": "rules.deathly_thrones",
-    "terra-sancta": "rules.terra_sancta",
-}
+ENTRY_POINTS = "pantheon.games"
+"""Every game registers once, as an entry point of this group: `<game id> = "<module>:GAME"`
+(see pyproject.toml). A game shipped as its own package registers the same way."""
 
 GAMES: dict[str, Game] = {}
 
 
 def _load() -> None:
-    for game_id, module in _MODULES.items():
-        game = import_module(module).GAME
-        assert game.id == game_id, f"{module} registers {game.id}, expected {game_id}"
-        GAMES[game_id] = game
+    found = sorted(entry_points(group=ENTRY_POINTS), key=lambda ep: ep.name)
+    if not found:
+        raise RuntimeError("No game is registered: install Pantheon (scripts/setup.sh does) so "
+                           f"that its `{ENTRY_POINTS}` entry points are known.")
+    for ep in found:
+        game = ep.load()
+        if not isinstance(game, Game) or game.id != ep.name:
+            raise RuntimeError(f"the entry point {ep.name} = {ep.value} is not the game {ep.name}")
+        GAMES[ep.name] = game
 
 
 def get_game(game_id: str) -> Game:
