@@ -112,10 +112,13 @@ async def _run(settings: Settings) -> int:
         return 2
     bot = build_bot(settings, store=store)
 
+    synced = False
+
     @bot.event
     async def on_connect() -> None:
-        if not getattr(bot, "_pantheon_synced", False):
-            bot._pantheon_synced = True
+        nonlocal synced
+        if not synced:  # once per process, not on every reconnect
+            synced = True
             await bot.sync_commands()
 
     try:

@@ -8,6 +8,7 @@ import gc
 import logging
 import time
 from collections.abc import Callable
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -67,9 +68,10 @@ class PantheonBot(commands.Bot):
         before a restart, or answered after its 15 minutes, still reaches the controller."""
         if interaction.type is not discord.InteractionType.modal_submit or self.controller is None:
             return
-        custom_id = (interaction.data or {}).get("custom_id")
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = data.get("custom_id")
         if isinstance(custom_id, str) and custom_id.startswith("pm:"):
-            await self.controller.on_modal(interaction, custom_id, modal_text(interaction.data))
+            await self.controller.on_modal(interaction, custom_id, modal_text(data))
 
     async def on_ready(self) -> None:
         log.info("connected as %s to %d server(s)", self.user, len(self.guilds))
@@ -85,6 +87,7 @@ class PantheonBot(commands.Bot):
 
     async def _timers(self) -> None:
         while not self.is_closed():
+            assert self.controller is not None and self.service is not None  # set in setup_hook
             try:
                 await self.controller.tick()
                 nxt = await self.service.next_deadline()

@@ -200,7 +200,8 @@ class Controller:
         session = await self.service.get(session_id)
         self._audience(session, interaction, parsed)  # refuse a misplaced control before acting
         seat = session.seat_of_user(interaction.user.id)
-        if seat is not None and session.status == "active" and session.current_for(seat, version):
+        if seat is not None and version is not None and session.status == "active" \
+                and session.current_for(seat, version):
             action = next((a for a in session.game().legal_actions(session.state(), seat.player_id)
                            if a.key == key), None)
             if action is not None and action.text_prompt:
@@ -446,6 +447,13 @@ class Controller:
             await self.service.mark_reminded(session.id)
         for result in await self.service.expire_turns():
             await self.publish(result)
+
+
+def channel_of(interaction: discord.Interaction) -> int:
+    """The channel an interaction came from (Discord always sends one for commands here)."""
+    if interaction.channel_id is None:
+        raise ServiceError("Use this in a channel.")
+    return interaction.channel_id
 
 
 def can_manage(interaction: discord.Interaction) -> bool:

@@ -83,19 +83,19 @@ async def _loop(svc: SessionService, session_id: int, ask, out) -> int:
             out("Nobody can act; the game cannot go on.")
             return 1
         pid = waiting[0]
-        seat = session.seat(pid)
         if game.has_private_view:
             out("\n" + _unmention(session, table.private_payload(session, pid).text()))
         # the player to act, then the reactions other people at this keyboard may make now
-        choices = [(pid, a) for a in game.legal_actions(state, pid)]
+        people = {s.player_id: s for s in session.seats if s.user_id is not None and not s.auto}
+        first = people[pid]
+        choices = [(first, a) for a in game.legal_actions(state, pid)]
         for other in game.may_act(state):
-            other_seat = session.seat(other)
-            if other != pid and other_seat is not None and not other_seat.auto:
-                choices += [(other, a) for a in game.legal_actions(state, other)]
-        out(f"\n{seat.name}, choose (q to quit, the game is saved):")
-        for i, (who_, a) in enumerate(choices, 1):
+            if other != pid and other in people:
+                choices += [(people[other], a) for a in game.legal_actions(state, other)]
+        out(f"\n{first.name}, choose (q to quit, the game is saved):")
+        for i, (by_seat, a) in enumerate(choices, 1):
             group = f"[{a.group}] " if a.group else ""
-            by = "" if who_ == pid else f"({session.seat(who_).name} may react) "
+            by = "" if by_seat is first else f"({by_seat.name} may react) "
             out(f"  {i:>2}. {by}{group}{a.label}")
         answer = ask("> ").strip().lower()
         if answer in {"q", "quit", "exit"}:
@@ -104,13 +104,15 @@ async def _loop(svc: SessionService, session_id: int, ask, out) -> int:
         if not answer.isdigit() or not 1 <= int(answer) <= len(choices):
             out(f"Type a number from 1 to {len(choices)}.")
             continue
-        pid, action = choices[int(answer) - 1]
-        seat = session.seat(pid)
+        chooser, action = choices[int(answer) - 1]
+        pid = chooser.player_id
+        assert chooser.user_id is not None
         text = None
         if action.text_prompt:
             text = ask(f"{action.text_prompt} ").strip() or None
         try:
-            result = await svc.act(session_id, seat.user_id, action.key, version=session.version, text=text)
+            result = await svc.act(session_id, chooser.user_id, action.key, version=session.version,
+                                   text=text)
         except (ServiceError, IllegalAction) as exc:
             out(f"! {getattr(exc, 'message', exc)}")
             continue

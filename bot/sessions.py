@@ -587,6 +587,7 @@ class SessionService:
         if result is not None:
             session.status = "finished"
             results = self._result_rows(session, result, change.now)
+            assert change.state is not None
             kept = self.records.take_out(session, change.state, change.now)
             change.events.append(Event(kind="game_over", text=result.summary,
                                        data={"winners": result.winners}))

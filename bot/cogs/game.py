@@ -8,7 +8,7 @@ from discord.ext import commands
 
 import rules
 from bot import table
-from bot.controller import Controller, can_manage, error_text, reply_error
+from bot.controller import Controller, can_manage, channel_of, error_text, reply_error
 from bot.render import Panel
 from bot.render.discord import to_embed
 from bot.render.panel import clip
@@ -133,9 +133,9 @@ class GameCog(commands.Cog):
             if not sessions:
                 raise ServiceError("You are not playing any game right now.")
             return sessions[-1]
-        session = await self.service.active_in_channel(interaction.channel_id)
+        session = await self.service.active_in_channel(channel_of(interaction))
         if session is None and finished:
-            session = await self.service.latest_in_channel(interaction.channel_id)
+            session = await self.service.latest_in_channel(channel_of(interaction))
         if session is None:
             raise ServiceError("No game is open in this channel. Start one with `/game new`.")
         return session
@@ -153,12 +153,12 @@ class GameCog(commands.Cog):
         if game_id not in rules.GAMES:
             raise unknown_game(game_id)
         session = await self.service.open_lobby(
-            guild_id=interaction.guild_id, channel_id=interaction.channel_id, game_id=game_id,
+            guild_id=interaction.guild_id, channel_id=channel_of(interaction), game_id=game_id,
             host_id=interaction.user.id, host_name=interaction.user.display_name,
             options=parse_options(options))
         message_id = await self.controller.send_response(interaction, table.lobby_payload(session))
         if message_id:
-            await self.service.set_table_message(session.id, interaction.channel_id, message_id)
+            await self.service.set_table_message(session.id, channel_of(interaction), message_id)
 
     # --------------------------------------------------------------- /game hand
     @game.command(name="hand", description="Show your hand and your moves (only you see it)")
@@ -177,7 +177,7 @@ class GameCog(commands.Cog):
             old = (session.table_channel_id, session.table_message_id)
             message_id = await self.controller.send_response(interaction, payload)
             if message_id and interaction.guild_id is not None:
-                await self.service.set_table_message(session.id, interaction.channel_id, message_id)
+                await self.service.set_table_message(session.id, channel_of(interaction), message_id)
                 if old[1] and old[1] != message_id:
                     try:
                         await self.bot.get_partial_messageable(old[0]).get_partial_message(old[1]).edit(
@@ -194,7 +194,7 @@ class GameCog(commands.Cog):
         async def run():
             game_id = game
             if game_id is None:
-                session = await self.service.active_in_channel(interaction.channel_id) \
+                session = await self.service.active_in_channel(channel_of(interaction)) \
                     if interaction.guild_id else None
                 if session is None:
                     raise ServiceError("Name a game: `/game rules game:<name>`.")

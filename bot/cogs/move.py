@@ -7,7 +7,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.controller import Controller, error_text, reply_error
+from bot.controller import Controller, channel_of, error_text, reply_error
 from bot.render.panel import clip
 from bot.sessions import NotSeated, ServiceError
 from rules.core import IllegalAction
@@ -26,7 +26,7 @@ class MoveCog(commands.Cog):
     async def _seat(self, interaction: discord.Interaction):
         if interaction.guild_id is None:
             raise ServiceError("Type moves in the channel where the game is played.")
-        session = await self.service.active_in_channel(interaction.channel_id)
+        session = await self.service.active_in_channel(channel_of(interaction))
         if session is None or session.status != "active":
             raise ServiceError("No game is being played in this channel.")
         seat = session.seat_of_user(interaction.user.id)

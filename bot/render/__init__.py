@@ -2,31 +2,39 @@
 
 from __future__ import annotations
 
-from importlib import import_module
+from functools import cache
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
 from bot.render.base import GameRenderer, RenderContext
 from bot.render.panel import Panel, PanelField, to_text
 from rules import GAMES
 
-# game id -> module exposing RENDERER (a GameRenderer[ThatGamesView] subclass), imported on first use.
-_MODULES: dict[str, str] = {
-    "deathly-thrones": "bot.render.deathly_thrones",
-    "gods-of-magic": "bot.render.gods_of_magic",
-    "terra-sancta": "bot.render.terra_sancta",
-}
+ENTRY_POINTS = "pantheon.renderers"
+"""A game's renderer registers beside the game itself (pyproject.toml):
+`<game id> = "<module>:RENDERER"` (a GameRenderer[ThatGamesView] subclass), imported on first
+use, so a game installed as its own package brings its renderer the same way."""
+
+
+@cache
+def _registered() -> dict[str, EntryPoint]:
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINTS)}
+
+
+@cache
+def _renderer_type(game_id: str) -> type[GameRenderer[Any]]:
+    ep = _registered().get(game_id)
+    if ep is None:
+        return GameRenderer
+    renderer: type[GameRenderer[Any]] = ep.load()
+    return renderer
 
 
 def get_renderer(game_id: str) -> GameRenderer[Any]:
     """The renderer of this game, built with the registered game; the default (JSON) renderer
-    for a game without its own module. Games are registered untyped (`Game[Any, Any]`), so the
+    for a game without its own. Games are registered untyped (`Game[Any, Any]`), so the
     renderer's view type is `Any` here: pass it views of `GAMES[game_id]`."""
-    game = GAMES[game_id]
-    module = _MODULES.get(game_id)
-    if module is None:
-        return GameRenderer(game)
-    renderer: type[GameRenderer[Any]] = import_module(module).RENDERER
-    return renderer(game)
+    return _renderer_type(game_id)(GAMES[game_id])
 
 
 __all__ = ["GameRenderer", "Panel", "PanelField", "RenderContext", "get_renderer", "to_text"]

@@ -22,12 +22,16 @@ class _Routed:
     """Rebuilds the item from its custom id and hands every click to the controller."""
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
-        return cls(item.custom_id)
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> Any:
+        factory: Any = cls  # a DynamicItem subclass, built from its custom id alone
+        return factory(getattr(item, "custom_id", ""))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values")  # checked by the controller: may be forged
-        await _controller(interaction).on_component(interaction, self.custom_id, values)
+        data: dict[str, Any] = dict(interaction.data or {})
+        values = data.get("values")  # checked by the controller: may be forged
+        custom_id: str = getattr(self, "custom_id", "")
+        await _controller(interaction).on_component(interaction, custom_id, values)
 
 
 class ActionButton(_Routed, discord.ui.DynamicItem[discord.ui.Button], template=ids.LOOSE["pa"]):
@@ -82,7 +86,7 @@ class TextModal(discord.ui.Modal):
 
     def __init__(self, custom_id: str, title: str, prompt: str, required: bool):
         super().__init__(title=title[:45], custom_id=custom_id, timeout=900)
-        self.line = discord.ui.TextInput(label=prompt[:45], style=discord.TextStyle.paragraph,
+        self.line: discord.ui.TextInput[TextModal] = discord.ui.TextInput(label=prompt[:45], style=discord.TextStyle.paragraph,
                                          required=required, max_length=400, custom_id="line")
         self.add_item(self.line)
 
