@@ -1,0 +1,1 @@
+"""The session service, in parts: see bot/sessions.py for the whole."""

@@ -1,0 +1,191 @@
+"""The session service's ground: its errors, one change in the making, and the plumbing every
+part shares (the store, the clock, per-session locks, loading and the compare-and-set save)."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import time
+import weakref
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+
+from pydantic import BaseModel
+
+from bot.models import (
+    TURN_TIMER_CHOICES,
+    LogEntry,
+    RecordRow,
+    ResultRow,
+    Session,
+)
+from bot.records import Records
+from bot.store import Store
+from rules import GAMES
+from rules.core.game import Action, Event, Game
+from rules.core.rng import Rng, new_seed
+
+log = logging.getLogger(__name__)
+
+PING_TARGET = "#ping"
+"""The `messages.target` of a session's turn ping in the channel."""
+
+REMINDER_LEAD_MAX = 300.0
+"""The reminder comes a quarter of the allowed time before the deadline, at most this early."""
+TIMEOUT_STEPS = 100
+"""At most this many automatic actions for one timed-out person in one expiry."""
+
+
+class ServiceError(Exception):
+    """A request that cannot be done; `.message` is a short sentence for the user."""
+
+    default = "That cannot be done now."
+
+    def __init__(self, message: str | None = None):
+        self.message = message or self.default
+        super().__init__(self.message)
+
+
+class StaleVersion(ServiceError):
+    default = "This message is out of date: the game has moved on."
+
+
+class NotYourTurn(ServiceError):
+    default = "It is not your turn."
+
+
+class NotSeated(ServiceError):
+    default = "You are not playing in this game."
+
+
+def default_turn_timer(game: Game) -> str:
+    return "0" if game.max_players == 1 else "300"
+
+
+def auto_rng(session_id: int, version: int, player_id: str) -> Rng:
+    """The automatic player's generator for one choice: derived from the session and version,
+    so a replay makes the same choices."""
+    digest = hashlib.blake2b(f"auto:{session_id}:{version}:{player_id}".encode(), digest_size=8)
+    return Rng(seed=int.from_bytes(digest.digest(), "big") >> 1)
+
+
+class Change:
+    """One committed change in the making: the session, its new state and the log rows."""
+
+    def __init__(self, session: Session, now: float):
+        self.session = session
+        self.game = session.game()
+        self.base_version = session.version
+        self.old_state: BaseModel | None = session.state() if session.state_json else None
+        self.state: BaseModel | None = self.old_state
+        self.old_seats = [s.model_copy() for s in session.seats]
+        self.log: list[LogEntry] = []
+        self.events: list[Event] = []
+        self.now = now
+        self.actors: set[str] = set()
+        self.auto_played = False
+
+    def record(self, player_id: str | None, action_key: str, events: list[Event],
+               text: str | None = None) -> None:
+        self.session.version += 1
+        self.log.append(LogEntry(version=self.session.version, player_id=player_id,
+                                 action_key=action_key, text=text, events=events, at=self.now))
+        self.events.extend(events)
+
+    def play(self, player_id: str, action: str | Action, text: str | None = None,
+             before: list[Event] | None = None) -> None:
+        """Apply one action (IllegalAction propagates and nothing is recorded)."""
+        assert self.state is not None
+        outcome = self.game.apply(self.state, player_id, action, text=text)
+        key = action.key if isinstance(action, Action) else action
+        self.state = outcome.state
+        self.actors.add(player_id)
+        self.record(player_id, key, [*(before or []), *outcome.events], text)
+
+    def auto_seat_to_act(self) -> str | None:
+        assert self.state is not None
+        for pid in self.game.to_act(self.state):
+            seat = self.session.seat(pid)
+            if seat is not None and seat.auto:
+                return pid
+        return None
+
+    def humans_to_act(self, state: BaseModel | None) -> list[str]:
+        if state is None:
+            return []
+        out = []
+        for pid in self.game.to_act(state):
+            seat = self.session.seat(pid)
+            if seat is not None and not seat.auto:
+                out.append(pid)
+        return out
+
+
+class ServiceBase:
+    """The store, the clock and the checks every part of the service uses."""
+
+    TURN_TIMER_CHOICES = TURN_TIMER_CHOICES
+
+    def __init__(self, store: Store, *, clock: Callable[[], float] = time.time,
+                 seed_source: Callable[[], int] = new_seed):
+        self.store = store
+        self.clock = clock
+        self.seed_source = seed_source
+        self.records = Records(store)
+        # In-process optimisation only: the version compare-and-swap is the guarantee.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    # --- plumbing ---------------------------------------------------------------
+    @asynccontextmanager
+    async def _locked(self, session_id: int) -> AsyncIterator[None]:
+        lock = self._locks.get(session_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[session_id] = lock
+        async with lock:
+            yield
+
+    async def get(self, session_id: int) -> Session:
+        session = await self.store.load(session_id)
+        if session is None:
+            raise ServiceError(f"There is no game #{session_id}.")
+        return session
+
+    async def _save(self, session: Session, expected: int, *, seats: bool = True,
+                    log_rows: list[LogEntry] | None = None,
+                    results: list[ResultRow] | None = None,
+                    records: list[RecordRow] | None = None) -> None:
+        session.updated_at = self.clock()
+        ok = await self.store.save(session, expected, seats=seats, log=log_rows or (),
+                                   results=results or (), records=records or ())
+        if not ok:
+            raise StaleVersion()
+
+    @staticmethod
+    def _require_host(session: Session, user_id: int, can_manage: bool = False,
+                      what: str = "do that") -> None:
+        if user_id != session.host_id and not can_manage:
+            host = session.seat_of_user(session.host_id)
+            name = f" ({host.name})" if host else ""
+            raise ServiceError(f"Only the host{name} can {what}.")
+
+    @staticmethod
+    def _require_lobby(session: Session) -> None:
+        if session.status == "active":
+            raise ServiceError("This game has already started.")
+        if session.status != "lobby":
+            raise ServiceError("This game has finished.")
+
+    @staticmethod
+    def _require_active(session: Session) -> None:
+        if session.status == "lobby":
+            raise ServiceError("This game has not started yet.")
+        if session.status != "active":
+            raise ServiceError("This game has finished.")
+
+    def _busy(self, existing: Session) -> ServiceError:
+        name = GAMES[existing.game_id].name if existing.game_id in GAMES else existing.game_id
+        return ServiceError(f"A game of {name} is already open here; finish it or "
+                            "`/game end` it first.")
+

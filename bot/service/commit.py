@@ -1,0 +1,154 @@
+"""The commit: automatic seats play, timers are set, and state, seats, log, results and records are
+written in one transaction."""
+
+from __future__ import annotations
+
+from bot.models import (
+    ActResult,
+    RecordRow,
+    ResultRow,
+    Session,
+)
+from bot.service.base import (
+    REMINDER_LEAD_MAX,
+    Change,
+    ServiceBase,
+    auto_rng,
+    log,
+)
+from rules.core.game import Action, Event, Result
+
+
+class CommitService(ServiceBase):
+    # --- the commit -----------------------------------------------------------------
+    def _run_auto(self, change: Change) -> None:
+        """Automatic seats play until a person must act or the game ends: first the reactions
+        they want to make while the moment lasts (`Game.auto_reaction`), then the choices the
+        game waits for."""
+        game = change.game
+        for _ in range(max(game.max_steps, 1)):
+            assert change.state is not None
+            if game.result(change.state) is not None:
+                return
+            reaction = self._auto_reaction(change)
+            if reaction is not None:
+                change.auto_played = True
+                change.play(*reaction)
+                continue
+            pid = change.auto_seat_to_act()
+            if pid is None:
+                return
+            rng = auto_rng(change.session.id, change.session.version, pid)
+            change.auto_played = True
+            change.play(pid, game.auto_action(change.state, pid, rng))
+        log.warning("session %s: automatic players stopped after %s steps",
+                    change.session.id, game.max_steps)
+
+    @staticmethod
+    def _auto_reaction(change: Change) -> tuple[str, Action] | None:
+        """The first automatic seat that wants to react now, with its reaction."""
+        game, state = change.game, change.state
+        assert state is not None
+        for pid in game.may_act(state):
+            seat = change.session.seat(pid)
+            if seat is None or not seat.auto:
+                continue
+            action = game.auto_reaction(state, pid, auto_rng(change.session.id,
+                                                              change.session.version, pid))
+            if action is not None:
+                return pid, action
+        return None
+
+    def _set_timer(self, change: Change, *, force: bool) -> None:
+        session, game, state = change.session, change.game, change.state
+        assert state is not None
+        humans = change.humans_to_act(state)
+        allowed = (game.phase_timeout(state) or session.turn_timer) if humans else 0
+        if not allowed:
+            session.deadline = session.remind_at = None
+            session.reminded = False
+            return
+        if not force and session.deadline is not None and change.old_state is not None \
+                and not change.auto_played:
+            # The same turn goes on (a composite move, a cheer, one of several players to
+            # act finished): the deadline stays, so nobody can stall by acting in place.
+            before = set(change.humans_to_act(change.old_state))
+            if set(humans) <= before and change.actors <= before and \
+                    game.phase_timeout(change.old_state) == game.phase_timeout(state):
+                return
+        session.deadline = change.now + allowed
+        session.remind_at = session.deadline - min(allowed / 4, REMINDER_LEAD_MAX)
+        session.reminded = False
+
+    def _changed_players(self, change: Change) -> tuple[list[str], set[str]]:
+        """The players whose private view or choices changed, and those whose choices (legal
+        actions) changed."""
+        game, old, new = change.game, change.old_state, change.state
+        assert new is not None
+        out, choices = [], set()
+        for seat in change.session.seats:
+            pid = seat.player_id
+            moved = old is None or game.legal_actions(old, pid) != game.legal_actions(new, pid)
+            if moved:
+                choices.add(pid)
+            if moved or game.view(old, pid) != game.view(new, pid):
+                out.append(pid)
+        return out, choices
+
+    def _result_rows(self, session: Session, result: Result, now: float) -> list[ResultRow]:
+        pids = {s.player_id for s in session.seats}
+        common = {k: v for k, v in result.tags.items() if k.split(".", 1)[0] not in pids}
+        rows = []
+        for seat in session.seats:
+            prefix = seat.player_id + "."
+            tags = dict(common)
+            tags.update({k[len(prefix):]: v for k, v in result.tags.items() if k.startswith(prefix)})
+            rows.append(ResultRow(
+                session_id=session.id, guild_id=session.guild_id, game_id=session.game_id,
+                position=seat.position, player_id=seat.player_id, user_id=seat.user_id,
+                name=seat.name, won=seat.player_id in result.winners,
+                score=result.scores.get(seat.player_id), tags=tags, finished_at=now))
+        return rows
+
+    async def _commit(self, change: Change, *, timed_out: list[str] | None = None,
+                      force_timer: bool = False) -> ActResult:
+        """Automatic seats play, then the state, seats, log and results are written at once."""
+        session, game = change.session, change.game
+        result: Result | None = None
+        if not any(s.user_id is not None and not s.auto for s in session.seats):
+            session.status = "abandoned"  # nobody is left to play for
+            change.record(None, "abandon", [Event(kind="abandoned",
+                                                  text="No player is left: the game is abandoned.")])
+        else:
+            self._run_auto(change)
+            assert change.state is not None
+            result = game.result(change.state)
+        session.set_state(change.state)
+        results: list[ResultRow] = []
+        kept: list[RecordRow] = []
+        if result is not None:
+            session.status = "finished"
+            results = self._result_rows(session, result, change.now)
+            assert change.state is not None
+            kept = self.records.take_out(session, change.state, change.now)
+            change.events.append(Event(kind="game_over", text=result.summary,
+                                       data={"winners": result.winners}))
+            if change.log:
+                change.log[-1].events.append(change.events[-1])
+        if session.status == "active":
+            self._set_timer(change, force=force_timer)
+        else:
+            session.deadline = session.remind_at = None
+            session.reminded = False
+        changed, choices = self._changed_players(change)
+        for seat in session.seats:  # their controls rendered before now no longer mean the same
+            if seat.player_id in choices:
+                seat.actions_version = session.version
+        before = set(game.to_act(change.old_state)) if change.old_state is not None else set()
+        newly = [p for p in change.humans_to_act(change.state) if p not in before] \
+            if session.status == "active" else []
+        await self._save(session, change.base_version, seats=session.seats != change.old_seats,
+                         log_rows=change.log, results=results, records=kept)
+        return ActResult(session=session, events=change.events, changed_players=changed,
+                         result=result, timed_out=timed_out or [], newly_to_act=newly)
+

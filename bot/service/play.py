@@ -1,0 +1,157 @@
+"""Play: starting, acting, handing seats to the automatic player and back, ending."""
+
+from __future__ import annotations
+
+from bot.models import (
+    ActResult,
+    LogEntry,
+    Session,
+)
+from bot.records import RecordError
+from bot.service.base import (
+    Change,
+    NotSeated,
+    NotYourTurn,
+    ServiceError,
+    StaleVersion,
+)
+from bot.service.commit import CommitService
+from bot.service.lobby import LobbyService
+from rules.core.game import Event, IllegalAction, who
+
+
+class PlayService(LobbyService, CommitService):
+    # --- play -------------------------------------------------------------------
+    async def start(self, session_id: int, by_user_id: int) -> ActResult:
+        async with self._locked(session_id):
+            session = await self.get(session_id)
+            self._require_lobby(session)
+            self._require_host(session, by_user_id, what="start the game")
+            game = session.game()
+            try:
+                game.check_players(len(session.seats))
+            except IllegalAction as exc:
+                raise ServiceError(exc.message) from None
+            seed = int(self.seed_source())
+            change = Change(session, self.clock())
+            records = None
+            if game.record_type is not None:
+                try:
+                    records = await self.records.bring(session)
+                except RecordError as exc:
+                    raise ServiceError(exc.message) from None
+            opening = game.start([s.player_id for s in session.seats], session.game_options, seed,
+                                 records=records)
+            change.state = opening.state
+            session.status = "active"
+            names = ", ".join(who(s.player_id) for s in session.seats)
+            # the seed fixes every shuffle and roll: it stays inside the state, never in an event
+            change.record(str(by_user_id), "start",
+                          [Event(kind="start", text=f"{game.name} begins: {names}.",
+                                 data={"players": [s.player_id for s in session.seats]}),
+                           *opening.events])
+            return await self._commit(change)
+
+    async def act(self, session_id: int, user_id: int, action_key: str | list[str], *,
+                  version: int | None, text: str | None = None) -> ActResult:
+        """A person's action, or several applied together in one commit (a typed `/move`).
+        `version` None: not checked (commands). Raises StaleVersion, NotSeated, NotYourTurn,
+        ServiceError, or the rules' IllegalAction (then nothing is written)."""
+        keys = [action_key] if isinstance(action_key, str) else list(action_key)
+        if not keys:
+            raise ServiceError("No move given.")
+        async with self._locked(session_id):
+            session = await self.get(session_id)
+            self._require_active(session)
+            seat = session.seat_of_user(user_id)
+            if seat is None:
+                raise NotSeated()
+            if not session.current_for(seat, version):
+                raise StaleVersion()
+            if seat.auto:
+                raise ServiceError("The automatic player has your seat in this game now.")
+            change = Change(session, self.clock())
+            game, state, pid = change.game, change.state, seat.player_id
+            assert state is not None
+            if pid not in game.acting(state) and not any(
+                    a.key == keys[0] for a in game.legal_actions(state, pid)):
+                raise NotYourTurn()
+            for i, key in enumerate(keys):
+                change.play(pid, key, text=text if i == len(keys) - 1 else None)
+            return await self._commit(change)
+
+    async def hand_to_auto(self, session_id: int, player_id: str, by_user_id: int, *,
+                           can_manage: bool = False) -> ActResult:
+        """The host (or a manager) gives a seat to the automatic player."""
+        async with self._locked(session_id):
+            session = await self.get(session_id)
+            self._require_active(session)
+            seat = session.seat(player_id)
+            own = seat is not None and seat.user_id == by_user_id
+            if not own:
+                self._require_host(session, by_user_id, can_manage,
+                                   what="give a seat to the automatic player")
+            if seat is None:
+                raise ServiceError("There is no such seat in this game.")
+            if seat.auto:
+                raise ServiceError("The automatic player already has that seat.")
+            change = Change(session, self.clock())
+            seat.auto = True
+            change.record(player_id, "auto", [Event(
+                kind="seat_auto", text=f"The automatic player takes over {who(player_id)}'s seat.",
+                data={"player": player_id})])
+            return await self._commit(change)
+
+    async def leave_game(self, session_id: int, user_id: int) -> ActResult:
+        """The seat becomes automatic; if no person is left playing, the game is abandoned.
+        In a lobby this is `leave_lobby`."""
+        session = await self.get(session_id)
+        if session.status == "lobby":
+            left = await self.leave_lobby(session_id, user_id)
+            return ActResult(session=left, events=[], changed_players=[])
+        return await self._set_auto(
+            session_id, user_id, True, refused="You have already left this game.", key="leave",
+            kind="left", text="{who} leaves; the automatic player takes the seat.")
+
+    async def take_back_seat(self, session_id: int, user_id: int) -> ActResult:
+        """A person takes their seat back from the automatic player (after `leave_game` or a
+        hand-over by the host)."""
+        return await self._set_auto(
+            session_id, user_id, False, refused="You are already playing this seat.", key="back",
+            kind="seat_back", text="{who} takes their seat back.")
+
+    async def _set_auto(self, session_id: int, user_id: int, auto: bool, *, refused: str, key: str,
+                        kind: str, text: str) -> ActResult:
+        """A person gives their seat to the automatic player (auto=True) or takes it back."""
+        async with self._locked(session_id):
+            session = await self.get(session_id)
+            self._require_active(session)
+            seat = session.seat_of_user(user_id)
+            if seat is None:
+                raise NotSeated()
+            if seat.auto == auto:
+                raise ServiceError(refused)
+            change = Change(session, self.clock())
+            seat.auto = auto
+            change.record(seat.player_id, key, [Event(
+                kind=kind, text=text.format(who=who(seat.player_id)), data={"player": seat.player_id})])
+            return await self._commit(change)
+
+    async def end(self, session_id: int, by_user_id: int, *, can_manage: bool = False) -> Session:
+        """Host or manager: a lobby or active game -> abandoned."""
+        async with self._locked(session_id):
+            session = await self.get(session_id)
+            if session.status not in ("lobby", "active"):
+                raise ServiceError("This game has already ended.")
+            self._require_host(session, by_user_id, can_manage, what="end this game")
+            expected = session.version
+            session.status = "abandoned"
+            session.deadline = session.remind_at = None
+            session.reminded = False
+            session.version += 1
+            rows = [LogEntry(version=session.version, player_id=str(by_user_id), action_key="end",
+                             events=[Event(kind="ended", text="The game was ended.")],
+                             at=self.clock())]
+            await self._save(session, expected, seats=False, log_rows=rows)
+            return session
+

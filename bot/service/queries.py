@@ -1,0 +1,49 @@
+"""Read-only questions: open sessions, a player's games, the log, statistics."""
+
+from __future__ import annotations
+
+from bot.models import (
+    LogEntry,
+    Session,
+    StatRow,
+)
+from bot.service.base import (
+    ServiceBase,
+)
+
+
+class QueryService(ServiceBase):
+    # --- queries ---------------------------------------------------------------------
+    async def active_in_channel(self, channel_id: int) -> Session | None:
+        return await self.store.open_in_channel(channel_id)
+
+    async def latest_in_channel(self, channel_id: int) -> Session | None:
+        """The newest session of this channel, finished ones included."""
+        return await self.store.latest_in_channel(channel_id)
+
+    async def sessions_of_user(self, user_id: int) -> list[Session]:
+        return await self.store.active_of_user(user_id)
+
+    async def recent_log(self, session_id: int, limit: int = 15) -> list[LogEntry]:
+        return await self.store.recent_log(session_id, limit)
+
+    async def stats(self, guild_id: int | None, game_id: str | None = None, *,
+                    include_bots: bool = False) -> list[StatRow]:
+        """Games played and won per person (and game) in this server, most wins first."""
+        rows: dict[tuple[str, object, str], StatRow] = {}
+        for r in await self.store.results(guild_id, game_id):
+            if r.user_id is None and not include_bots:
+                continue
+            key = ("user", r.user_id, r.game_id) if r.user_id is not None else ("bot", r.name, r.game_id)
+            row = rows.get(key)
+            if row is None:
+                row = rows[key] = StatRow(user_id=r.user_id, name=r.name, game_id=r.game_id,
+                                          played=0, won=0)
+            row.name = r.name  # the latest name
+            row.played += 1
+            row.won += int(r.won)
+            for tag, value in r.tags.items():
+                counts = row.tags.setdefault(f"{tag}:{value}", {"played": 0, "won": 0})
+                counts["played"] += 1
+                counts["won"] += int(r.won)
+        return sorted(rows.values(), key=lambda x: (-x.won, -x.played, x.name.lower(), x.game_id))
