@@ -257,6 +257,11 @@ class Controller:
             session = await svc.add_bot(session_id, user.id)
         elif op == "cancel":
             session = await svc.cancel(session_id, user.id, can_manage=can_manage(interaction))
+        elif op == "options":
+            session = await svc.get(session_id)
+            svc.require_host(session, user.id, can_manage(interaction), what="change the options")
+            await self.send_response(interaction, table.more_options_payload(session), ephemeral=True)
+            return
         elif op == "record":
             session = await svc.get(session_id)
             rows = await svc.records_of(session.guild_id, user.id, session.game_id)
@@ -281,7 +286,11 @@ class Controller:
         if chosen is None or chosen[0] != "action":
             raise ServiceError("Pick one of the options in the menu.")
         session = await self.service.set_option(session_id, interaction.user.id, key, chosen[1])
-        await self._edit_response(interaction, table.lobby_payload(session))
+        if self._private_message(interaction):  # the host's "More options" menu
+            await self._edit_response(interaction, table.more_options_payload(session))
+            await self.update_lobby(session)
+        else:
+            await self._edit_response(interaction, table.lobby_payload(session))
 
     async def _record(self, interaction: discord.Interaction, session_id: int, values: object) -> None:
         chosen = ids.select_value(values)

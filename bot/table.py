@@ -6,6 +6,7 @@ failed send never loses anything: the next render shows the committed state.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -16,7 +17,7 @@ from bot.render import Panel, RenderContext, get_renderer
 from bot.render.discord import to_message_parts
 from bot.ui import ids
 from bot.ui.items import LobbyButton, OptionSelect, RecordSelect
-from bot.ui.layout import action_view
+from bot.ui.layout import PER_ROW, ROWS, action_view
 from rules.core import Action, Event, name_players
 
 if TYPE_CHECKING:
@@ -205,6 +206,53 @@ def private_payload(session: Session, player_id: str, events: list[Event] | None
     return Payload(content=content, panels=[p.named(names) for p in panels], view=view)
 
 
+def lobby_buttons(game) -> list[tuple[str, str, discord.ButtonStyle]]:
+    """The lobby's buttons: Join and Add bot only where there is a second seat to fill."""
+    buttons = [("join", "Join", discord.ButtonStyle.success),
+               ("leave", "Leave", discord.ButtonStyle.secondary),
+               ("bot", "Add bot", discord.ButtonStyle.secondary),
+               ("start", "Start", discord.ButtonStyle.primary),
+               ("cancel", "Cancel", discord.ButtonStyle.danger)]
+    if game.max_players == 1:
+        buttons = [b for b in buttons if b[0] not in ("join", "leave", "bot")]
+    if game.record_type is not None:
+        buttons.insert(len(buttons) - 2, ("record", f"Choose {game.record_label}"[:80],
+                                          discord.ButtonStyle.primary))
+    return buttons
+
+
+def option_menus(session: Session) -> list[discord.ui.Item]:
+    """One select menu per game option, then the turn timer's."""
+    game = session.game()
+    menus: list[discord.ui.Item] = []
+    for spec in game.options:
+        value = session.options.get(spec.key, spec.default)
+        menus.append(OptionSelect(
+            ids.option_id(session.id, spec.key),
+            options=[discord.SelectOption(label=c.label[:100], value=c.value, default=c.value == value)
+                     for c in spec.choices[:25]],
+            placeholder=spec.label[:150]))
+    timer = session.options.get("turn_timer", "0")
+    menus.append(OptionSelect(
+        ids.option_id(session.id, "turn_timer"),
+        options=[discord.SelectOption(label=f"Turn timer: {label}", value=value, default=value == timer)
+                 for value, label in TURN_TIMER_CHOICES],
+        placeholder="Turn timer"))
+    return menus
+
+
+def more_options_payload(session: Session) -> Payload:
+    """The option menus the lobby message has no room for (ephemeral, for the host)."""
+    menus = option_menus(session)
+    buttons = lobby_buttons(session.game()) + [("options", "", discord.ButtonStyle.secondary)]
+    shown = ROWS - math.ceil(len(buttons) / PER_ROW)
+    view = discord.ui.View(timeout=None)
+    for row, menu in enumerate(menus[shown:shown + ROWS]):
+        menu.row = row
+        view.add_item(menu)
+    return Payload(content="More options for this table (the host sets them):", view=view)
+
+
 def lobby_payload(session: Session, note: str | None = None) -> Payload:
     game = session.game()
     panel = Panel(title=f"New game: {game.name}", description=game.summary, colour=game.colour)
@@ -234,31 +282,19 @@ def lobby_payload(session: Session, note: str | None = None) -> Payload:
     view = None
     if session.status == "lobby":
         view = discord.ui.View(timeout=None)
-        row = 0
-        for spec in game.options[:3]:
-            value = session.options.get(spec.key, spec.default)
-            view.add_item(OptionSelect(
-                ids.option_id(session.id, spec.key),
-                options=[discord.SelectOption(label=c.label[:100], value=c.value, default=c.value == value)
-                         for c in spec.choices[:25]],
-                placeholder=spec.label[:150], row=row))
-            row += 1
-        view.add_item(OptionSelect(
-            ids.option_id(session.id, "turn_timer"),
-            options=[discord.SelectOption(label=f"Turn timer: {label}", value=value, default=value == timer)
-                     for value, label in TURN_TIMER_CHOICES],
-            placeholder="Turn timer", row=row))
-        row += 1
-        buttons = [("join", "Join", discord.ButtonStyle.success),
-                   ("leave", "Leave", discord.ButtonStyle.secondary),
-                   ("bot", "Add bot", discord.ButtonStyle.secondary),
-                   ("start", "Start", discord.ButtonStyle.primary),
-                   ("cancel", "Cancel", discord.ButtonStyle.danger)]
-        if game.record_type is not None:
-            buttons.insert(2, ("record", f"Choose {game.record_label}"[:80], discord.ButtonStyle.primary))
+        buttons = lobby_buttons(game)
+        menus = option_menus(session)
+        rows_left = ROWS - math.ceil(len(buttons) / PER_ROW)
+        if len(menus) > rows_left:  # the rest go to an ephemeral menu of their own
+            buttons.append(("options", "More options", discord.ButtonStyle.secondary))
+            rows_left = ROWS - math.ceil(len(buttons) / PER_ROW)
+        for row, menu in enumerate(menus[:rows_left]):
+            menu.row = row
+            view.add_item(menu)
+        first = min(len(menus), rows_left)
         for i, (op, label, style) in enumerate(buttons):
             view.add_item(LobbyButton(ids.lobby_id(session.id, op), label=label, style=style,
-                                      row=row + i // 5))
+                                      row=first + i // PER_ROW))
     content = f"<@{session.host_id}> opened a table of **{game.name}**." if session.status == "lobby" \
         else f"The table of **{game.name}** was closed."
     if note:

@@ -163,7 +163,7 @@ class ServiceBase:
             raise StaleVersion()
 
     @staticmethod
-    def _require_host(session: Session, user_id: int, can_manage: bool = False,
+    def require_host(session: Session, user_id: int, can_manage: bool = False,
                       what: str = "do that") -> None:
         if user_id != session.host_id and not can_manage:
             host = session.seat_of_user(session.host_id)

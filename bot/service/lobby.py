@@ -106,7 +106,7 @@ class LobbyService(ServiceBase):
 
     async def add_bot(self, session_id: int, by_user_id: int) -> Session:
         def change(s: Session, game: Game) -> None:
-            self._require_host(s, by_user_id, what="add an automatic player")
+            self.require_host(s, by_user_id, what="add an automatic player")
             if len(s.seats) >= game.max_players:
                 raise ServiceError(f"The table is full ({game.max_players} seats).")
             used = {x.player_id for x in s.seats}
@@ -118,7 +118,7 @@ class LobbyService(ServiceBase):
     async def remove_bot(self, session_id: int, player_id: str, by_user_id: int) -> Session:
         """Host only: take an automatic seat away from the lobby."""
         def change(s: Session, game: Game) -> None:
-            self._require_host(s, by_user_id, what="remove an automatic player")
+            self.require_host(s, by_user_id, what="remove an automatic player")
             seat = s.seat(player_id)
             if seat is None or seat.user_id is not None:
                 raise ServiceError("There is no such automatic player at this table.")
@@ -127,7 +127,7 @@ class LobbyService(ServiceBase):
 
     async def set_option(self, session_id: int, by_user_id: int, key: str, value: str) -> Session:
         def change(s: Session, game: Game) -> None:
-            self._require_host(s, by_user_id, what="change the options")
+            self.require_host(s, by_user_id, what="change the options")
             if key == "turn_timer":
                 s.options[key] = self._check_timer(value)
                 return
@@ -165,7 +165,7 @@ class LobbyService(ServiceBase):
     async def cancel(self, session_id: int, by_user_id: int, *, can_manage: bool = False) -> Session:
         """lobby -> abandoned (host or a manager)."""
         def change(s: Session, game: Game) -> None:
-            self._require_host(s, by_user_id, can_manage, what="cancel this lobby")
+            self.require_host(s, by_user_id, can_manage, what="cancel this lobby")
             s.status = "abandoned"
         return await self._lobby_change(session_id, change)
 

@@ -26,7 +26,7 @@ class PlayService(LobbyService, CommitService):
         async with self._locked(session_id):
             session = await self.get(session_id)
             self._require_lobby(session)
-            self._require_host(session, by_user_id, what="start the game")
+            self.require_host(session, by_user_id, what="start the game")
             game = session.game()
             try:
                 game.check_players(len(session.seats))
@@ -89,7 +89,7 @@ class PlayService(LobbyService, CommitService):
             seat = session.seat(player_id)
             own = seat is not None and seat.user_id == by_user_id
             if not own:
-                self._require_host(session, by_user_id, can_manage,
+                self.require_host(session, by_user_id, can_manage,
                                    what="give a seat to the automatic player")
             if seat is None:
                 raise ServiceError("There is no such seat in this game.")
@@ -143,7 +143,7 @@ class PlayService(LobbyService, CommitService):
             session = await self.get(session_id)
             if session.status not in ("lobby", "active"):
                 raise ServiceError("This game has already ended.")
-            self._require_host(session, by_user_id, can_manage, what="end this game")
+            self.require_host(session, by_user_id, can_manage, what="end this game")
             expected = session.version
             session.status = "abandoned"
             session.deadline = session.remind_at = None

@@ -7,7 +7,7 @@
     pw:<session>:<version>:<seat>:<group>:<page>  a select menu in a seat's private view
     pm:<session>:<version>:<action key>   the modal asking for a line of text
     ph:<session>                          "My hand": the private view, ephemeral
-    pl:<session>:<op>                     a lobby button (join, leave, bot, start, cancel, record)
+    pl:<session>:<op>                     a lobby button (join, leave, bot, start, cancel, record, options)
     pr:<session>                          the menu of a person's records (characters ...), ephemeral
     po:<session>:<option key>             a lobby option select
 """
@@ -30,7 +30,7 @@ PRIVATE_ACTION = re.compile(
 PRIVATE_SELECT = re.compile(
     rf"pw:{_INT}:(?P<ver>\d{{1,9}}):(?P<seat>\d{{1,2}}):(?P<group>\d{{1,2}}):(?P<page>\d{{1,3}})")
 HAND = re.compile(rf"ph:{_INT}")
-LOBBY = re.compile(rf"pl:{_INT}:(?P<op>join|leave|bot|start|cancel|record)")
+LOBBY = re.compile(rf"pl:{_INT}:(?P<op>join|leave|bot|start|cancel|record|options)")
 RECORD = re.compile(rf"pr:{_INT}")
 OPTION = re.compile(rf"po:{_INT}:(?P<key>[A-Za-z0-9_\-]{{1,40}})")
 

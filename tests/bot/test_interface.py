@@ -154,3 +154,44 @@ async def test_a_new_record_can_be_chosen_and_one_in_play_is_refused(db):
         # and someone else's hero is not yours to bring
         r = await bot.service.records_of(h.guild_id, BOB, "test-heroes")
         assert r == []
+
+
+async def test_a_lobby_with_more_options_than_rows_offers_the_rest_to_the_host(db, monkeypatch):
+    import rules
+    from rules.core import OptionChoice, OptionSpec
+    from tests.support.highcard import HighCard
+
+    class ManyOptions(HighCard):
+        id = "test-many-options"
+        options = [OptionSpec(key=f"o{i}", label=f"Option {i}", default="a",
+                              choices=[OptionChoice(value="a", label="A"), OptionChoice(value="b", label="B")])
+                   for i in range(6)]
+
+    game = ManyOptions()
+    monkeypatch.setitem(rules.GAMES, game.id, game)
+    bot = make_bot(db)
+    async with DiscordHarness(bot) as h:
+        lobby = (await h.slash("game new", user=ALICE, channel=CHANNEL, options={"game": game.id})).message
+        rows = lobby.components
+        assert len(rows) <= 5 and "More options" in [b["label"] for b in lobby.buttons()]
+        shown = {s["custom_id"].rsplit(":", 1)[1] for s in lobby.selects()}
+        r = await h.click(lobby, h.find_button(lobby, "More options"), user=BOB)
+        assert r.ephemeral and "host" in r.text().lower()
+        more = await h.click(lobby, h.find_button(lobby, "More options"), user=ALICE)
+        assert more.ephemeral
+        rest = {s["custom_id"].rsplit(":", 1)[1] for s in more.message.selects()}
+        assert shown | rest == {f"o{i}" for i in range(6)} | {"turn_timer"} and not shown & rest
+        last = next(s for s in more.message.selects() if s["custom_id"].endswith(":o5"))
+        await h.select(more.message, last["custom_id"], ["b"], user=ALICE)
+        session = await bot.service.active_in_channel(CHANNEL)
+        assert session.options["o5"] == "b"
+        assert "Option 5: **B**" in lobby.text()  # the lobby message shows it too
+
+
+async def test_a_solo_lobby_has_no_join_or_add_bot(db):
+    bot = make_bot(db)
+    async with DiscordHarness(bot) as h:
+        lobby = (await h.slash("game new", user=ALICE, channel=CHANNEL,
+                               options={"game": "deathly-thrones"})).message
+        labels = [b["label"] for b in lobby.buttons()]
+        assert "Join" not in labels and "Add bot" not in labels and "Start" in labels
