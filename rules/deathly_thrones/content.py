@@ -154,8 +154,3 @@ def quests() -> dict[str, Quest]:
         raise ContentError(f"content/{GAME_ID}/quests/ holds no quest")
     return found
 
-
-def reload() -> None:
-    """Forget cached content (after CONTENT_DIR changes, in tests)."""
-    characters.cache_clear()
-    quests.cache_clear()
