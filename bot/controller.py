@@ -142,10 +142,10 @@ class Controller:
             raise ServiceError("You are not playing in this game.")
         return player
 
-    def _answer_payload(self, session: Session, audience: str | None, events=None,
-                        pages: dict[int, int] | None = None) -> table.Payload:
+    async def _answer_payload(self, session: Session, audience: str | None, events=None,
+                              pages: dict[int, int] | None = None) -> table.Payload:
         if audience is None:
-            return table.table_payload(session, events, pages=pages)
+            return await table.render_table(session, events, pages=pages)
         return table.private_payload(session, audience, events, pages=pages)
 
     # ------------------------------------------------------------------ components
@@ -192,7 +192,7 @@ class Controller:
         audience = self._audience(session, interaction, parsed)
         if session.state_json is None:
             raise ServiceError("The game has not started yet.")
-        await self._edit_response(interaction, self._answer_payload(
+        await self._edit_response(interaction, await self._answer_payload(
             session, audience, pages={parsed.group or 0: page}))
 
     async def _action(self, interaction: discord.Interaction, parsed: ids.Parsed, key: str) -> None:
@@ -236,7 +236,7 @@ class Controller:
         # who may see the answer: decided by the clicked message itself (ephemeral, DM or public)
         audience = self._audience(session, interaction, parsed)
         on_table = self._is_table_message(session, interaction)
-        payload = self._answer_payload(session, audience, result.events)
+        payload = await self._answer_payload(session, audience, result.events)
         if interaction.message is None:
             await self.send_response(interaction, payload, ephemeral=True)
         else:
@@ -271,7 +271,7 @@ class Controller:
         elif op == "start":
             result = await self._within_budget(interaction, svc.start(session_id, user.id))
             session = result.session
-            await self._edit_response(interaction, table.table_payload(session, result.events))
+            await self._edit_response(interaction, await table.render_table(session, result.events))
             if interaction.message is not None:
                 await svc.set_table_message(session.id, interaction.message.channel.id, interaction.message.id)
             await self.publish(result, table_done=True, initial=True, actor=user.id)
@@ -385,12 +385,12 @@ class Controller:
         if not session.table_message_id or not session.table_channel_id:
             return
         channel = self.bot.get_partial_messageable(session.table_channel_id)
-        payload = table.table_payload(session, events, note=note)
+        payload = await table.render_table(session, events, note=note)
         try:
             await channel.get_partial_message(session.table_message_id).edit(**payload.edit_kwargs())
         except discord.NotFound:
             try:
-                msg = await channel.send(**table.table_payload(session, events, note=note).send_kwargs())
+                msg = await channel.send(**(await table.render_table(session, events, note=note)).send_kwargs())
                 await self.service.set_table_message(session.id, channel.id, msg.id)
             except discord.HTTPException as exc:
                 log.warning("session %s: cannot post the table: %s", session.id, exc)

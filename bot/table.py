@@ -6,6 +6,7 @@ failed send never loses anything: the next render shows the committed state.
 
 from __future__ import annotations
 
+import asyncio
 import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -128,7 +129,8 @@ def latest_panel(session: Session, events: list[Event], shown: str = "") -> Pane
 
 
 def table_payload(session: Session, events: list[Event] | None = None,
-                  pages: dict[int, int] | None = None, note: str | None = None) -> Payload:
+                  pages: dict[int, int] | None = None, note: str | None = None,
+                  *, with_view: bool = True) -> Payload:
     game = session.game()
     if session.state_json is None:
         return lobby_payload(session)
@@ -162,15 +164,32 @@ def table_payload(session: Session, events: list[Event] | None = None,
             lines.append(f"📪 {', '.join(blocked)}: your DMs are closed; press **My hand** to see your hand.")
     if note:
         lines.append(note)
-    view = None
-    if session.status == "active" and result is None:
-        view = action_view(session.id, session.version,
-                           named_actions(public_actions(session), session.names()),
-                           hand_button=session.game().has_private_view, pages=pages)
+    view = table_view(session, pages) if with_view else None
     names = session.names()
     return Payload(content=name_players("\n".join(lines), names),
                    panels=[p.named(names) for p in panels], view=view,
                    mention_users=mentioned_users(session, ctx.to_act) if result is None else [])
+
+
+def table_view(session: Session, pages: dict[int, int] | None = None) -> discord.ui.View | None:
+    """The table's buttons and menus (built on the event loop: discord.py views need it)."""
+    if session.status != "active" or session.state_json is None or \
+            session.game().result(session.state()) is not None:
+        return None
+    return action_view(session.id, session.version,
+                       named_actions(public_actions(session), session.names()),
+                       hand_button=session.game().has_private_view, pages=pages)
+
+
+async def render_table(session: Session, events: list[Event] | None = None,
+                       pages: dict[int, int] | None = None, note: str | None = None) -> Payload:
+    """`table_payload`, with a game's pictures drawn in a worker thread so that drawing and
+    encoding an image never holds up the other tables on the event loop."""
+    if session.state_json is None or not get_renderer(session.game_id).draws_pictures:
+        return table_payload(session, events, pages, note)
+    payload = await asyncio.to_thread(table_payload, session, events, pages, note, with_view=False)
+    payload.view = table_view(session, pages)
+    return payload
 
 
 def private_actions(session: Session, player_id: str) -> list[Action]:

@@ -173,7 +173,7 @@ class GameCog(commands.Cog):
     async def status(self, interaction: discord.Interaction) -> None:
         async def run():
             session = await self._session_here(interaction)
-            payload = table.table_payload(session) if session.state_json else table.lobby_payload(session)
+            payload = await table.render_table(session) if session.state_json else table.lobby_payload(session)
             old = (session.table_channel_id, session.table_message_id)
             message_id = await self.controller.send_response(interaction, payload)
             if message_id and interaction.guild_id is not None:

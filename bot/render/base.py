@@ -28,6 +28,9 @@ class GameRenderer(Generic[ViewT]):
     own module: subclasses override `table` and `private` (and `events` for dice)."""
 
     game_id: ClassVar[str] = ""
+    draws_pictures: ClassVar[bool] = False
+    """The table carries a picture (drawing and encoding take milliseconds): the bot renders
+    it in a worker thread, off the event loop."""
 
     def __init__(self, game: Game[Any, ViewT]):
         self.game: Game[Any, ViewT] = game

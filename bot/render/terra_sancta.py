@@ -183,6 +183,7 @@ def _prompt(view: TSView) -> str:
 
 
 class TerraSanctaRenderer(GameRenderer[TSView]):
+    draws_pictures = True
     game_id = "terra-sancta"
 
     def table(self, view: TSView, ctx: RenderContext) -> list[Panel]:

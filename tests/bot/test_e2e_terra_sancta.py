@@ -80,3 +80,27 @@ async def test_turn_ping_replaces_itself_when_nothing_is_sent_by_dm(db):
                 pings_seen.add(pings[0].content)
         assert any(f"<@{ALICE}>" in p for p in pings_seen) and any(f"<@{BOB}>" in p for p in pings_seen)
         assert h.messages_in(CHANNEL)[0] is table
+
+
+async def test_the_board_picture_is_drawn_off_the_event_loop(db, monkeypatch):
+    """Drawing and encoding the PNG takes milliseconds: it happens in a worker thread, so
+    other tables keep being served meanwhile."""
+    import threading
+
+    from bot.render.terra_sancta import TerraSanctaRenderer
+
+    threads: list[str] = []
+    real = TerraSanctaRenderer.table
+
+    def table(self, view, ctx):
+        threads.append(threading.current_thread().name)
+        return real(self, view, ctx)
+
+    monkeypatch.setattr(TerraSanctaRenderer, "table", table)
+    bot = make_bot(db, seed=3)
+    async with DiscordHarness(bot) as h:
+        table_msg = await open_table(h, "terra-sancta", [ALICE], bots=1, options="factions=random")
+        assert table_msg.attachments  # the board is there
+        await h.slash("game status", user=ALICE, channel=CHANNEL)
+    main = threading.main_thread().name
+    assert threads and all(name != main for name in threads)
