@@ -220,9 +220,9 @@ class TerraSancta(Game):
                     for m in piece_moves(s.board, s.selected, sheet)]
             return [*acts, Action(key="back", label="Back")]
         if s.stage == "land":
-            return [Action(key=f"land:{square_name(q)}",
-                           label=f"Land on {square_name(q)}" + (" (start)" if q == s.attack_from else ""),
-                           group="Landing") for q in s.landing]
+            # only a path with two or more free squares asks (see movegen.landing_squares)
+            return [Action(key=f"land:{square_name(q)}", label=f"Land on {square_name(q)}", group="Landing")
+                    for q in s.landing]
         if s.stage == "ability":
             verb = "Lightning at" if sheet.ability.kind == "lightning" else "Regrow"
             tag = "bolt" if sheet.ability.kind == "lightning" else "heal"

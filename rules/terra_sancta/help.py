@@ -36,8 +36,11 @@ COMBAT = """\
 **Attacking** does not capture at once. Roll a **d8** for a pawn, a **d16** for any other piece and \
 take that much from the target's health (pawns have 8, the others 16). Wounds stay.
 - **Killed**: the attacker takes the target's square.
-- **Wounded**: the attacker stops on a free square of the path it took, of your choice, or stays \
-where it was. A knight goes back along its L to the first free square.
+- **Wounded**: the attacker leaves its square for an empty square of the path it took. A bishop, \
+rook or champion picks any square it slid over; a knight falls back along the L it named and stops \
+on the first empty square. It stays where it was only if that path has no empty square: a pawn or \
+king hitting a neighbour, a slider hitting an adjacent piece, a knight whose two L squares are both \
+taken. (A Bot's shot is not melee: the shooter never moves.)
 - **A king's death** takes its whole faction off the board at once. The last king standing wins.
 - **Only kings left**: at the start of each turn the king is poisoned: roll a d16, lose 1 health \
 on an odd roll, 2 on an even one.

@@ -27,7 +27,8 @@ class Move(NamedTuple):
     frm: int
     to: int
     path: tuple[int, ...] = ()
-    """Squares crossed between `frm` and `to`, in order from `frm` (a knight: its chosen L)."""
+    """Squares crossed between `frm` and `to`, in order from `frm` (a knight: its chosen L). After a
+    wound the attacker lands on one of them (see `landing_squares`)."""
     via: int | None = None
     """A knight attack: the square where its L turns, naming the path."""
 
@@ -148,16 +149,21 @@ def shots(board: dict[int, Piece], sq: int, sheet: FactionSheet) -> list[Move]:
 
 
 def landing_squares(board: dict[int, Piece], move: Move) -> list[int]:
-    """Where the attacker may end after wounding (the target survives): its start square or a
-    free square of its path; a knight goes back along its L to the first free square."""
+    """Where the attacker may end after wounding (the target survives), `board` being the board
+    after the blow.
+
+    A slider (or any piece with a path) must leave its start for a free square of the path it
+    took, the player's choice; a knight backs along its L from the target to the first free
+    square. Only when the path has no free square (an adjacent target, or a knight whose L is
+    blocked on both squares) does the attacker stay where it was. A Bot's shot never moves."""
     if move.kind == "shot":
         return [move.frm]
-    if move.via is not None:
-        for sq in reversed(move.path):
-            if sq not in board:
-                return [sq]
+    free = [sq for sq in move.path if sq not in board]
+    if not free:
         return [move.frm]
-    return [move.frm, *(sq for sq in move.path if sq not in board)]
+    if move.via is not None:
+        return [free[-1]]
+    return free
 
 
 def legal_moves(board: dict[int, Piece], player: str, sheet: FactionSheet) -> list[Move]:

@@ -5,20 +5,98 @@ action keys of a turn, and list completions for autocomplete.
   (melee if it can, else a shot). A knight with two paths needs `via`.
 - `b3xc5`: a melee attack; `b3xc5 via c4` picks the knight's path.
 - `b3*c5`: a Bot's shot.
+
+Text longer than `MAX_LINE` is refused before it is read; the reader itself is one left-to-right
+scan (no regex, no backtracking), so its cost is linear in the length whatever is typed.
 """
 
 from __future__ import annotations
-
-import re
 
 from rules.core import Event, IllegalAction, Outcome
 from rules.terra_sancta.board import SquareError, parse_square, square_name
 from rules.terra_sancta.movegen import Move, piece_moves
 
-_LINE = re.compile(
-    r"^\s*([a-l](?:1[0-2]|[1-9]))\s*([-x*]|\s)?\s*([a-l](?:1[0-2]|[1-9]))\s*(?:(?:via|/)\s*([a-l](?:1[0-2]|[1-9])))?\s*$",
-    re.IGNORECASE,
-)
+MAX_LINE = 40
+"""The longest text `/move` reads. The longest real move, `b12xc10 via c11`, is 15 characters; any
+longer line is refused before it is looked at, so a pasted wall of text costs nothing."""
+
+_FILES = "abcdefghijklABCDEFGHIJKL"
+_SIGNS = "-xX*"
+
+
+def _clip(text: str, width: int = 24) -> str:
+    """A short, harmless echo of what the player typed (no backticks, no line breaks)."""
+    head = " ".join(text[: width + 1].split()).replace("`", "'")
+    return head[:width] + "…" if len(head) > width or len(text) > width + 1 else head
+
+
+class _Line:
+    """A single left-to-right scan over the (already capped) text: every character is looked at
+    once, there is no backtracking, so the cost is linear in the length."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.pos = 0
+
+    def spaces(self) -> None:
+        text, pos = self.text, self.pos
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+        self.pos = pos
+
+    def square(self) -> str | None:
+        """A file a-l and a rank 1-12 (the longest rank that fits: `a12`, not `a1` then `2`)."""
+        text, pos = self.text, self.pos
+        if pos + 1 >= len(text) or text[pos] not in _FILES or text[pos + 1] not in "123456789":
+            return None
+        end = pos + 2
+        if text[pos + 1] == "1" and end < len(text) and text[end] in "012":
+            end += 1
+        self.pos = end
+        return text[pos:end].lower()
+
+    def sign(self) -> str:
+        if self.pos < len(self.text) and self.text[self.pos] in _SIGNS:
+            self.pos += 1
+            return self.text[self.pos - 1].lower()
+        return ""
+
+    def via(self) -> bool:
+        if self.text[self.pos:self.pos + 1] == "/":
+            self.pos += 1
+            return True
+        if self.text[self.pos:self.pos + 3].lower() == "via":
+            self.pos += 3
+            return True
+        return False
+
+    def done(self) -> bool:
+        return self.pos == len(self.text)
+
+
+def read_line(text: str) -> tuple[str, str, str, str | None] | None:
+    """(from, sign, to, via) of `b3 c5` / `b3-c5` / `b3c5` / `b3xc5 via c4` / `b3 c5/c4` / `b3*c5`,
+    or None when the text is not of that shape. Spaces may surround every part."""
+    line = _Line(text)
+    line.spaces()
+    frm = line.square()
+    if frm is None:
+        return None
+    line.spaces()
+    sign = line.sign()
+    line.spaces()
+    to = line.square()
+    if to is None:
+        return None
+    line.spaces()
+    via = None
+    if line.via():
+        line.spaces()
+        via = line.square()
+        if via is None:
+            return None
+        line.spaces()
+    return (frm, sign, to, via) if line.done() else None
 
 
 class NotationError(IllegalAction):
@@ -47,15 +125,20 @@ def parse_line(game, state, player: str, text: str) -> list[str]:
 
     if player != state.turn_player or state.stage not in ("select", "act"):
         raise IllegalAction("You can only type a move at the start of your turn.")
-    m = _LINE.match(text or "")
-    if not m:
-        raise NotationError(f"I can't read `{text}`: write it like `b3 c5`, `b3xc5`, `b3xc5 via c4` or `b3*c5`.")
+    text = text or ""
+    if len(text) > MAX_LINE:
+        raise NotationError(f"That is too long for a move ({len(text)} characters, at most {MAX_LINE}): "
+                            f"`{_clip(text)}`. Write it like `b3 c5` or `b3xc5 via c4`.")
+    read = read_line(text)
+    if read is None:
+        raise NotationError(f"I can't read `{_clip(text, MAX_LINE)}`: write it like `b3 c5`, `b3xc5`, "
+                            "`b3xc5 via c4` or `b3*c5`.")
     try:
-        frm, to = parse_square(m.group(1)), parse_square(m.group(3))
-        via = parse_square(m.group(4)) if m.group(4) else None
+        frm, to = parse_square(read[0]), parse_square(read[2])
+        via = parse_square(read[3]) if read[3] else None
     except SquareError as exc:
         raise NotationError(str(exc)) from exc
-    sign = (m.group(2) or " ").strip().lower()
+    sign = read[1]
     piece = state.board.get(frm)
     if piece is None or piece.owner != player:
         raise IllegalAction(f"You have no piece on {square_name(frm)}.")
@@ -69,7 +152,7 @@ def parse_line(game, state, player: str, text: str) -> list[str]:
     if via is not None:
         options = [x for x in options if x.via == via]
     if not options:
-        raise IllegalAction(f"The piece on {square_name(frm)} cannot do `{text.strip()}` now.")
+        raise IllegalAction(f"The piece on {square_name(frm)} cannot do `{_clip(text, MAX_LINE)}` now.")
     if len(options) > 1:
         raise IllegalAction("Say which way the knight goes: " + " or ".join(f"`{notation(x)}`" for x in options))
     keys = []
@@ -91,7 +174,11 @@ def play_line(game, state, player: str, text: str) -> Outcome:
 
 
 def completions(game, state, player: str, prefix: str = "", limit: int = 25) -> list[str]:
-    """Typed forms of the player's legal moves starting with `prefix` (for autocomplete)."""
+    """Typed forms of the player's legal moves starting with `prefix` (for autocomplete). Nothing
+    longer than a move can be the start of one, so an over-long prefix gets no completions unread."""
+    prefix = prefix or ""
+    if len(prefix) > MAX_LINE:
+        return []
     want = " ".join(prefix.lower().split())
     out = []
     for m in _moves(game, state, player):

@@ -4,8 +4,10 @@ Each turn it scores every move, attack and shot of its pieces: the chance to kil
 target's value (a king is worth the game), the expected wound, minus the risk its piece runs on the
 square it ends on (from a map of what the enemies can reach), plus a small pull towards the nearest
 enemy king and a bonus for squares from which it could hit a king next turn; the longer nobody is
-hurt, the bolder it gets. Attackers of its own king are worth more, and its king only moves to flee. Its extra
-action hits the most valuable enemy it may kill (lightning) or heals its most valuable wounded piece.
+hurt, the bolder it gets. An attack that will most likely only wound is judged from the square it
+would land on (the safest free square of its path, the one it then picks; see `safest_landing`).
+Attackers of its own king are worth more, and its king only moves to flee. Its extra action hits
+the most valuable enemy it may kill (lightning) or heals its most valuable wounded piece.
 With two or more enemies left it leans on the leading enemy (attacks, shots and lightning on the
 strongest army count double, lightning triple) and the Bots and Thunderbirds, who cannot heal, press
 towards the kings three times harder.
@@ -25,7 +27,7 @@ from rules.terra_sancta.board import (
 )
 from rules.terra_sancta.content import load_factions
 from rules.terra_sancta.factions import ability_targets, lightning_damage, shot_die
-from rules.terra_sancta.movegen import KNIGHT_PATHS, RAYS, Move, piece_moves
+from rules.terra_sancta.movegen import KNIGHT_PATHS, RAYS, Move, landing_squares, piece_moves
 from rules.terra_sancta.pieces import Piece, attack_die
 from rules.terra_sancta.state import TSState
 
@@ -98,6 +100,13 @@ def _risk(piece: Piece, threat: float) -> float:
     return min(1.0, threat / piece.hp) * VALUE[piece.kind] * RISK_WEIGHT
 
 
+def safest_landing(s: TSState, player: str, piece: Piece, options: list[int], threat: dict[int, float]) -> int:
+    """Where a wounding attacker should land among `options`: the square it risks least on, then
+    the least threatened, then the nearest to an enemy king (to keep the pressure on)."""
+    return min(options, key=lambda q: (_risk(piece, threat.get(q, 0.0)), threat.get(q, 0.0),
+                                       _nearest_enemy_king(s, player, q), q))
+
+
 def _nearest_enemy_king(s: TSState, player: str, sq: int) -> int:
     best = 99
     for q, p in s.board.items():
@@ -140,6 +149,7 @@ def score_moves(s: TSState, player: str, only: int | None = None) -> list[tuple[
     if sheet.ability.kind in ("ranged", "lightning") and len(s.alive) > 2:
         hunt *= PRESS
     leader = leading_enemy(s, player)
+    drain = sheet.ability.drain_percent / 100 if sheet.ability.kind == "drain" else 0.0
     scored: list[tuple[float, Move]] = []
     squares = [only] if only is not None else [q for q in sorted(board) if board[q].owner == player]
     for sq in squares:
@@ -149,23 +159,27 @@ def score_moves(s: TSState, player: str, only: int | None = None) -> list[tuple[
         for m in piece_moves(board, sq, sheet):
             score = 0.0
             end = m.to
+            mover = piece
             if m.kind != "move":
                 target = board[m.to]
                 die = shot_die(sheet, piece.kind) if m.kind == "shot" else attack_die(piece.kind)
                 value = VALUE[target.kind] + (8.0 if m.to in king_attackers else 0.0)
                 pk = _kill_chance(die, target.hp)
-                wound = (_expected_dealt(die, target.hp) / target.max_hp) * value * 0.5
+                dealt = _expected_dealt(die, target.hp)
+                wound = (dealt / target.max_hp) * value * 0.5
+                if m.kind == "attack" and drain and piece.kind != "K":  # it ends healthier, so safer
+                    mover = piece._replace(hp=min(piece.max_hp, piece.hp + dealt * drain))
                 score += (pk * value + (1 - pk) * wound) * (1 + LEADER_BONUS * (target.owner == leader))
                 if m.kind == "shot":
                     end = sq
-                elif pk < 0.5:
-                    end = sq if m.via is None else (m.path[-1] if m.path and m.path[-1] not in board else sq)
+                elif pk < 0.5:  # most likely a wound: it lands on a free square of its path
+                    end = safest_landing(s, player, mover, landing_squares(board, m), threat)
                 if target.kind == "K":
                     score += 2.0  # pressing a king is always worth it
             end_threat = threat.get(end, 0.0)
             if piece.kind == "K":
                 score -= 0.3 if m.kind == "move" and not here_risk else 0.0
-            score += (here_risk - _risk(piece, end_threat)) / boldness
+            score += (here_risk - _risk(mover, end_threat)) / boldness
             if piece.kind != "K" and enemy_kings:
                 dist_end = min(chebyshev(end, k) for k in enemy_kings)
                 score += hunt * PULL * (dist_here - dist_end) * (0.5 if piece.kind == "P" else 1.0)
@@ -241,8 +255,7 @@ def choose(game, state: TSState, player: str, rng: Rng) -> Action:
         return by_key[move_key(move)] if move is not None else by_key["back"]
     if s.stage == "land":
         threat, _ = threat_map(s, player)
-        piece = s.board[s.attack_from]
-        best = min(s.landing, key=lambda q: (_risk(piece, threat.get(q, 0.0)), q != s.attack_from, q))
+        best = safest_landing(s, player, s.board[s.attack_from], s.landing, threat)
         return by_key[f"land:{square_name(best)}"]
     if s.stage == "ability":
         target = _ability_choice(s, player)

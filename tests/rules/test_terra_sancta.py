@@ -109,7 +109,7 @@ def test_three_players_are_refused():
 @pytest.mark.parametrize("kind,faction,count", [
     ("P", "grove", 4), ("P", "darkness", 8),      # Shades may also step diagonally
     ("N", "grove", 8), ("B", "grove", 7),          # f6 diagonals are cut by the corners
-    ("R", "grove", 20), ("R", "bots", 22),         # Elder Oaks slide at most 5
+    ("R", "grove", 16), ("R", "bots", 22),         # Elder Oaks slide at most 4
     ("Q", "darkness", 29), ("Q", "thunderbirds", 27), ("Q", "bots", 29), ("K", "grove", 8),
 ])
 def test_alone_on_f6(kind, faction, count):
@@ -145,7 +145,7 @@ def test_sliders_are_blocked_and_attack_the_first_enemy_only():
     attacks = sorted(square_name(m.to) for m in moves if m.kind == "attack")
     assert attacks == ["f3", "f8"]  # f10 hides behind f8
     assert sq("c6") not in {m.to for m in moves}  # behind its own pawn on d6
-    assert len(moves) == 2 + 1 + 3 + 5  # f7,xf8 | e6 | f5,f4,xf3 | g6..k6 (Elder Oaks: range 5)
+    assert len(moves) == 2 + 1 + 3 + 4  # f7,xf8 | e6 | f5,f4,xf3 | g6..j6 (Elder Oaks: range 4)
 
 
 def test_knight_jumps_and_names_its_two_paths():
@@ -185,7 +185,9 @@ def test_wound_lets_the_player_choose_the_landing(dice):
     s, _ = play(s, "sel:f4", "at:f4:f8")
     assert s.stage == "land" and s.board[sq("f8")].hp == 11
     labels = [a.label for a in GAME.legal_actions(s, "a")]
-    assert labels == ["Land on f4 (start)", "Land on f5", "Land on f6", "Land on f7"]
+    assert labels == ["Land on f5", "Land on f6", "Land on f7"]  # not its start: the path has room
+    with pytest.raises(IllegalAction):
+        GAME.apply(s, "a", "land:f4")
     s, _ = play(s, "land:f6")
     assert s.board[sq("f6")].kind == "R" and sq("f4") not in s.board and s.turn_player == "b"
     assert s.last_attack.landed == sq("f6")
