@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, field_validator, model_validator
 
 from rules.core.content import ContentError, content_files, load_model
+from rules.terra_sancta.pieces import PieceKind
 
 GAME_ID = "terra-sancta"
 
@@ -65,7 +66,7 @@ class FactionSheet(BaseModel):
     colour: str
     """#rrggbb, the colour of its pieces on the board."""
     summary: str
-    pieces: dict[Literal["pawn", "knight", "bishop", "rook", "champion", "king"], PieceSheet]
+    pieces: dict[PieceKind, PieceSheet]
     ability: AbilitySheet
 
     @field_validator("colour")
@@ -86,7 +87,8 @@ class FactionSheet(BaseModel):
     def piece(self, kind: str) -> PieceSheet:
         from rules.terra_sancta.pieces import KIND_KEYS
 
-        return self.pieces[KIND_KEYS[kind]]
+        key: PieceKind = KIND_KEYS[kind]
+        return self.pieces[key]
 
     @property
     def rgb(self) -> tuple[int, int, int]:

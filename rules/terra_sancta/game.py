@@ -177,6 +177,7 @@ class TerraSancta(Game):
             why = f"{QUIET_LIMIT} turns without damage" if s.quiet_turns >= QUIET_LIMIT else f"{TURN_LIMIT} turns"
             events.append(Event(kind="game_over", text=f"The game is a draw ({why})."))
             return
+        assert s.turn_player is not None  # a turn is running
         self._begin_turn(s, self._next_player(s, s.turn_player), events)
 
     def _after_action(self, s: TSState, player: str, events: list[Event]) -> None:
@@ -216,6 +217,7 @@ class TerraSancta(Game):
                     for q in self.movable(s, player)]
             return acts or [Action(key="pass", label="Pass (no piece can act)")]
         if s.stage == "act":
+            assert s.selected is not None  # the act stage follows a selection
             acts = [Action(key=move_key(m), label=move_label(m), group="Moves", description=self._move_text(s, m, sheet))
                     for m in piece_moves(s.board, s.selected, sheet)]
             return [*acts, Action(key="back", label="Back")]
@@ -287,6 +289,7 @@ class TerraSancta(Game):
 
     def _do_move(self, s: TSState, player: str, key: str, events: list[Event]) -> None:
         sheet = self.sheet(s, player)
+        assert s.selected is not None  # a move follows a selection
         move = next(m for m in piece_moves(s.board, s.selected, sheet) if move_key(m) == key)
         frm, to = move.frm, move.to
         piece = s.board[frm]
@@ -335,6 +338,7 @@ class TerraSancta(Game):
         s.landing = options
 
     def _land(self, s: TSState, player: str, sq: int, events: list[Event]) -> None:
+        assert s.last_attack is not None  # landing follows a wounding attack
         frm = s.attack_from if s.attack_from is not None else s.last_attack.frm
         if sq != frm:
             s.board[sq] = s.board.pop(frm)
@@ -397,9 +401,9 @@ class TerraSancta(Game):
             assert 0 <= sq < 144, f"piece off the board: {sq}"
             assert 1 <= p.hp <= max_health(p.kind), f"health out of bounds on {square_name(sq)}: {p.hp}"
             assert p.owner in s.alive, f"{p.owner} has no king but still has pieces"
-        for p in s.alive:
-            kings = [q for q, x in s.board.items() if x.owner == p and x.kind == "K"]
-            assert len(kings) == 1, f"{p} is alive with {len(kings)} kings"
+        for owner in s.alive:
+            kings = [q for q, x in s.board.items() if x.owner == owner and x.kind == "K"]
+            assert len(kings) == 1, f"{owner} is alive with {len(kings)} kings"
         if s.stage == "over":
             assert s.draw or s.winner in s.players
 

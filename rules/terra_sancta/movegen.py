@@ -50,12 +50,12 @@ RAYS: list[dict[tuple[int, int], tuple[int, ...]]] = [
 
 def _knight_paths(sq: int) -> list[tuple[int, list[tuple[int, tuple[int, int]]]]]:
     """(target, [(turn square, (first, second) crossed squares)]) for every L from `sq`."""
-    out = []
+    out: list[tuple[int, list[tuple[int, tuple[int, int]]]]] = []
     for df, dr in KNIGHT_JUMPS:
         target = offset(sq, df, dr)
         if target is None:
             continue
-        paths = []
+        paths: list[tuple[int, tuple[int, int]]] = []
         sf, sr = (1 if df > 0 else -1), (1 if dr > 0 else -1)
         if abs(df) == 2:
             long_first = (offset(sq, sf, 0), offset(sq, 2 * sf, 0))
@@ -65,9 +65,9 @@ def _knight_paths(sq: int) -> list[tuple[int, list[tuple[int, tuple[int, int]]]]
             long_first = (offset(sq, 0, sr), offset(sq, 0, 2 * sr))
             short_first = (offset(sq, sf, 0), offset(sq, sf, sr))
             turns = (long_first[1], short_first[0])
-        for turn, crossed in zip(turns, (long_first, short_first), strict=True):
-            if None not in crossed:
-                paths.append((turn, crossed))
+        for turn, (first, second) in zip(turns, (long_first, short_first), strict=True):
+            if turn is not None and first is not None and second is not None:
+                paths.append((turn, (first, second)))
         if paths:  # an L must stay on the board
             out.append((target, paths))
     return out
@@ -108,8 +108,8 @@ def piece_moves(board: dict[int, Piece], sq: int, sheet: FactionSheet) -> list[M
             if other is None:
                 out.append(Move("move", sq, target))
             elif other.owner != owner:
-                for turn, crossed in paths:
-                    out.append(Move("attack", sq, target, crossed, turn))
+                for turn, squares in paths:
+                    out.append(Move("attack", sq, target, squares, turn))
     else:
         dirs = ORTHOGONAL if kind == "R" else DIAGONAL if kind == "B" else ALL_DIRECTIONS
         reach = sheet.piece(kind).range or 11

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Literal, NamedTuple
+
+PieceKind = Literal["pawn", "knight", "bishop", "rook", "champion", "king"]
+"""The key of a piece kind in a faction file."""
 
 KINDS = ("P", "N", "B", "R", "Q", "K")
 KIND_NAMES = {"P": "Pawn", "N": "Knight", "B": "Bishop", "R": "Rook", "Q": "Champion", "K": "King"}
-KIND_KEYS = {"P": "pawn", "N": "knight", "B": "bishop", "R": "rook", "Q": "champion", "K": "king"}
+KIND_KEYS: dict[str, PieceKind] = {"P": "pawn", "N": "knight", "B": "bishop", "R": "rook", "Q": "champion", "K": "king"}
 """The key of each kind in a faction file."""
 
 SMALL_HEALTH = 8

@@ -168,7 +168,7 @@ def score_moves(s: TSState, player: str, only: int | None = None) -> list[tuple[
                 dealt = _expected_dealt(die, target.hp)
                 wound = (dealt / target.max_hp) * value * 0.5
                 if m.kind == "attack" and drain and piece.kind != "K":  # it ends healthier, so safer
-                    mover = piece._replace(hp=min(piece.max_hp, piece.hp + dealt * drain))
+                    mover = piece._replace(hp=int(min(piece.max_hp, piece.hp + dealt * drain)))
                 score += (pk * value + (1 - pk) * wound) * (1 + LEADER_BONUS * (target.owner == leader))
                 if m.kind == "shot":
                     end = sq
@@ -219,7 +219,7 @@ def _ability_choice(s: TSState, player: str) -> int | None:
     die = sheet.ability.die
     threat, reach = threat_map(s, player)
     my_king = next((q for q, p in s.board.items() if p.owner == player and p.kind == "K"), None)
-    attackers = reach.get(my_king, set())
+    attackers = reach.get(my_king, set()) if my_king is not None else set()
     leader = leading_enemy(s, player)
 
     def worth(q: int) -> float:
@@ -255,6 +255,7 @@ def choose(game, state: TSState, player: str, rng: Rng) -> Action:
         return by_key[move_key(move)] if move is not None else by_key["back"]
     if s.stage == "land":
         threat, _ = threat_map(s, player)
+        assert s.attack_from is not None  # the land stage always follows a wounding attack
         best = safest_landing(s, player, s.board[s.attack_from], s.landing, threat)
         return by_key[f"land:{square_name(best)}"]
     if s.stage == "ability":
