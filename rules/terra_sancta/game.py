@@ -88,6 +88,11 @@ class TerraSancta(Game):
         return load_factions()[s.factions[player]]
 
     def setup(self, players, options, seed):
+        return self.start(players, options, seed).state
+
+    def start(self, players, options, seed, records=None):
+        """The armies, and (when the factions are known) the start rolls and the first turn,
+        with their events; with factions to choose, the rolls come after the last choice."""
         self.check_players(len(players))
         opts = self.resolve_options(options)
         rng = Rng(seed=seed)
@@ -103,10 +108,12 @@ class TerraSancta(Game):
             s.factions = dict(zip(players, rng.shuffled(known)[: len(players)], strict=True))
         events: list[Event] = []
         if len(s.factions) == len(players):
+            drawn = ", ".join(f"{who(p)}: {load_factions()[f].name}" for p, f in s.factions.items())
+            events.append(Event(kind="factions", text=f"Factions: {drawn}.", data={"factions": s.factions}))
             self._start_play(s, events)
         else:
             s.turn_player = players[0]
-        return s
+        return Outcome(state=s, events=events)
 
     def _start_play(self, s: TSState, events: list[Event]) -> None:
         """Place the armies, roll the d16s for the first turn, and begin."""

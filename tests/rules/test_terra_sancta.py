@@ -319,3 +319,17 @@ def test_rules_pages_cover_every_faction():
     assert all(len(p.body) <= 4000 for p in pages)
     for sheet in F.values():
         assert any(sheet.name in p.title for p in pages)
+
+
+def test_the_opening_tells_the_factions_and_the_start_rolls():
+    from rules import get_game
+
+    game = get_game("terra-sancta")
+    opening = game.start(["a", "b"], {"factions": "random"}, 5)
+    kinds = [e.kind for e in opening.events]
+    assert kinds[0] == "factions" and "dice_rolled" in kinds and kinds[-1] == "turn_order"
+    assert opening.state == game.setup(["a", "b"], {"factions": "random"}, 5)
+    rolls = [e for e in opening.events if e.kind == "dice_rolled"]
+    assert [e.data["rolls"] for e in rolls] == opening.state.start_rolls
+    # with factions to choose, nothing is rolled yet
+    assert game.start(["a", "b"], {"factions": "choose"}, 5).events == []
