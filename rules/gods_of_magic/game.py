@@ -24,6 +24,15 @@ from rules.gods_of_magic.moves import (
     placement_targets,
     play_from_hand,
 )
+from rules.gods_of_magic.plans import (
+    MOVE,
+    PLANS,
+    PLAY,
+    TRANSFORM,
+    first_step_key,
+    step_prefix,
+    take,
+)
 from rules.gods_of_magic.scoring import check_win, target, winners_by_score
 from rules.gods_of_magic.state import (
     DEAL,
@@ -40,7 +49,8 @@ from rules.gods_of_magic.state import (
 )
 from rules.gods_of_magic.view import GomView, build_view
 
-STORY_PREFIXES = ("to:", "on:", "tr:", "kill:", "dest:", "host:")
+STORY_PREFIXES = (step_prefix(PLAY, "to"), step_prefix(TRANSFORM, "with"), step_prefix(MOVE, "to"), "kill:")
+"""The keys that change a realm (a Recombination's moves tell their story once, at `rc:done`)."""
 STORY_PROMPT = "Tell the realm's story in a line"
 OBJECTION_SECONDS = 60
 
@@ -102,7 +112,8 @@ class GodsOfMagic(Game[GomState, GomView]):
 
     # --- legal actions -------------------------------------------------------------
     def _context(self, s: GomState) -> str:
-        return f"{s.turn}/{s.phase}/{s.step}/{','.join(s.pending)}"
+        chosen = ",".join(s.building.args.values()) if s.building is not None else ""
+        return f"{s.turn}/{s.phase}/{s.step}/{chosen}"
 
     def _is_story(self, s: GomState, key: str) -> bool:
         if s.phase not in ("play", "magic") or s.objection is not None:
@@ -137,9 +148,7 @@ class GodsOfMagic(Game[GomState, GomView]):
             return [Action(key=f"disc:{c}", label=f"Discard {label(s, c)}", private=True,
                            group=f"Discard down to {HAND_LIMIT} cards") for c in s.hands[player]]
         if s.phase == "play":
-            if s.pending:
-                return [*magic.target_choices(s, player, s.pending[0]), magic.BACK]
-            return magic.hand_choices(s, player, "Play a card") or [magic.no_play_pass(s, player)]
+            return magic.play_actions(s, player, "Play a card") or [magic.no_play_pass(s, player)]
         if s.phase == "roll":
             return [Action(key="roll", label="Roll the d10", style="primary")]
         if s.phase == "owner_draw":
@@ -151,8 +160,7 @@ class GodsOfMagic(Game[GomState, GomView]):
         acts: list[Action] = []
         group = "Place a starting card"
         for cid in s.hands[player]:
-            for key, lab in placement_targets(s, player, cid):
-                where = key.replace("to:new", "new").replace("to:r", "r").replace("on:", "on.")
+            for where, lab in placement_targets(s, player, cid):
                 acts.append(Action(key=f"set:{cid}:{where}",
                                    label=lab.replace("Start a new realm", "Start a realm"),
                                    private=True, group=group))
@@ -211,14 +219,14 @@ class GodsOfMagic(Game[GomState, GomView]):
                 s.phase = "play"
             return None
         if s.phase == "play":
-            if key == "back" or key.startswith("play:"):
-                s.pending = [key[5:]] if key.startswith("play:") else []
-                return None
             if key == "pass":
                 events.append(Event(kind="pass", text=f"{who(player)} plays no card."))
                 return "play"
-            cid = s.pending.pop()
-            r = play_from_hand(s, player, cid, key)
+            done = take(s, PLAY, key)
+            if done is None:
+                return None
+            cid = done["card"]
+            r = play_from_hand(s, player, cid, done["to"])
             events.append(Event(kind="card_played", text=f"{who(player)} plays {label(s, cid)} to realm {r + 1}.",
                                 data={"player": player, "card": cid, "realm": r}))
             return "play"
@@ -248,8 +256,6 @@ class GodsOfMagic(Game[GomState, GomView]):
             s.setup_done.append(player)
         else:
             _, cid, where = key.split(":", 2)
-            where = "to:new" if where == "new" else ("to:" + where if where.startswith("r") else
-                                                      "on:" + where[3:])
             r = play_from_hand(s, player, cid, where)
             s.setup_played[player] += 1
             events.append(Event(kind="card_played", text=(
@@ -278,7 +284,7 @@ class GodsOfMagic(Game[GomState, GomView]):
 
     def _start_turn(self, s: GomState, events: list[Event]) -> None:
         s.turn += 1
-        s.phase, s.step, s.pending, s.forbidden = "play", "", [], []
+        s.phase, s.step, s.building, s.forbidden = "play", "", None, []
         s.recombine_snapshot = None
         p = s.player
         events.append(Event(kind="turn", text=f"Turn {s.turn}: {who(p)}.", data={"player": p, "turn": s.turn}))
@@ -288,7 +294,7 @@ class GodsOfMagic(Game[GomState, GomView]):
 
     def _resume(self, s: GomState, token: str, events: list[Event]) -> None:
         """Go on after a finished move (immediately, or once an objection window let it stand)."""
-        s.pending = []
+        s.building = None
         if token == "last":
             self._last_visitation_held(s, events)
         elif token == "play":
@@ -332,7 +338,7 @@ class GodsOfMagic(Game[GomState, GomView]):
             self._finish(s, winners_by_score(s, list(s.players)), "deck", events)
 
     def _finish(self, s: GomState, winners: list[str], reason: str, events: list[Event]) -> None:
-        s.phase, s.step, s.pending, s.winners, s.end_reason = "over", "", [], winners, reason
+        s.phase, s.step, s.building, s.winners, s.end_reason = "over", "", None, winners, reason
         s.objection = None
         events.append(Event(kind="game_over", text=_summary(s), data={"winners": winners}))
 
@@ -349,12 +355,11 @@ class GodsOfMagic(Game[GomState, GomView]):
             if restored.step == "recombine":
                 restored.recombine_snapshot = o.snapshot
             left = [a.key for a in self.legal_actions(restored, o.mover)]
-            if restored.pending and left == ["back"]:
+            building = restored.building
+            if building is not None and left == [PLANS[building.verb].back_key]:
                 # every place for the chosen card is ruled out: rule out choosing that card too
-                prefix = {"transform": "tf:", "move": "mv:"}.get(restored.step, "play:")
-                card = restored.pending[0]
-                restored.pending = []
-                restored.forbidden.append(f"{self._context(restored)}|{prefix}{card}")
+                restored.building = None
+                restored.forbidden.append(f"{self._context(restored)}|{first_step_key(building)}")
             events.append(Event(kind="objection_upheld", text=(
                 f"Most gods object: {who(o.mover)}'s move is undone and they must choose another.")))
             return restored
@@ -426,7 +431,6 @@ def _clone(s: GomState) -> GomState:
         "scores": dict(s.scores),
         "setup_done": list(s.setup_done),
         "setup_played": dict(s.setup_played),
-        "pending": list(s.pending),
         "forbidden": list(s.forbidden),
         "dice": s.dice.model_copy() if s.dice else None,
         "objection": s.objection.model_copy(deep=True) if s.objection else None,

@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable
 
 from rules.core import Rng
+from rules.core.steps import Building
 from rules.gods_of_magic.content import Suit
 from rules.gods_of_magic.magic import rc_spots
 from rules.gods_of_magic.moves import placement_targets
@@ -28,9 +29,10 @@ _TOKEN = re.compile(r"[A-Za-z0-9_-]+")
 def _constraints(s: GomState, hidden: list[str]) -> list[tuple[str, Callable[[str], bool]]]:
     """(card, test): a card of a hidden hand whose replacement must pass `test`, because the
     state shows that the god picked it (or holds such a card) for the move under way."""
-    if s.phase not in ("play", "magic") or not s.pending or s.player not in hidden:
+    picked = s.pending  # the card chosen first in the move being built (hand card or target)
+    if s.phase not in ("play", "magic") or not picked or s.player not in hidden:
         return []
-    mover, cid = s.player, s.pending[0]
+    mover, cid = s.player, picked[0]
     hand = s.hands[mover]
     if cid in hand:
         if s.step == "recombine":
@@ -73,7 +75,8 @@ def _remap(s: GomState, sigma: dict[str, str], hidden: list[str]) -> None:
 
     s.deck = [m(c) for c in s.deck]
     s.hands = {p: [m(c) for c in h] for p, h in s.hands.items()}
-    s.pending = [m(c) for c in s.pending]
+    if s.building is not None:
+        s.building = Building(verb=s.building.verb, args={a: m(v) for a, v in s.building.args.items()})
     s.forbidden = [_TOKEN.sub(lambda t: m(t.group(0)), f) for f in s.forbidden]
     if s.recombine_snapshot is not None:
         s.recombine_snapshot = _remap_snapshot(s.recombine_snapshot, sigma, hidden)

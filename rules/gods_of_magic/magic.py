@@ -5,40 +5,75 @@ current step and `handle` carries one out. `handle` returns a resume token when 
 result is finished ('end': the turn ends; 'owner:<id>': a destroyed card's owner may
 draw first) or None while the result goes on. Storytelling (game.py) sits between a
 finished move and its resume token.
+
+Choices made in steps (a card, then where it goes) follow the step plans of plans.py; the
+move under way is `state.building`.
 """
 
 from __future__ import annotations
 
 from rules.core import Action, Event, IllegalAction, who
+from rules.core.steps import Building
 from rules.gods_of_magic.content import Suit
 from rules.gods_of_magic.moves import (
     draw,
+    in_play_label,
     label,
     lift,
     place,
     placement_targets,
     play_from_hand,
     purge,
+    realm_index,
     target_actions,
+)
+from rules.gods_of_magic.plans import (
+    HAND,
+    MOVE,
+    PLAY,
+    RECOMBINE,
+    TRANSFORM,
+    Choice,
+    choice,
+    offer,
+    take,
 )
 from rules.gods_of_magic.scoring import alteration_gain, domain_value, is_imagination
 from rules.gods_of_magic.state import MAGIC_NAMES, RECOMBINE_FREE_MOVES, GomState
 
-BACK = Action(key="back", label="Choose something else")
 SKIP_ALTERATION = Action(key="skip", label="Play no Descriptor")
 
 
-def hand_choices(s: GomState, player: str, group: str, only: Suit | None = None,
-                 new_realm: bool = True) -> list[Action]:
-    """Private actions 'play:<card>' for the hand cards that have somewhere to go."""
-    out = []
+def hand_options(s: GomState, player: str, group: str, only: Suit | None = None) -> list[Choice]:
+    """The hand cards that have somewhere to go: private, every label names the card."""
+    out: list[Choice] = []
     for cid in s.hands[player]:
         if only is not None and s.suit(cid) != only:
             continue
-        if placement_targets(s, player, cid, new_realm):
-            out.append(Action(key=f"play:{cid}", label=f"Play {label(s, cid)}", group=group,
-                              private=True))
+        if placement_targets(s, player, cid):
+            out.append(choice(cid, f"Play {label(s, cid)}", group, private=True))
     return out
+
+
+def target_options(s: GomState, player: str, cid: str) -> list[Choice]:
+    """Where a card picked from the hand may go: private, since every label names that card
+    (and it may still go back to the hand)."""
+    pairs = placement_targets(s, player, cid)
+    group = None
+    if len(pairs) > 4:
+        group = "Attach it to a card" if s.suit(cid) == Suit.DESCRIPTOR else "Choose a realm"
+    return [choice(w, lab, group, private=True, style="primary") for w, lab in pairs]
+
+
+def play_actions(s: GomState, player: str, group: str, only: Suit | None = None) -> list[Action]:
+    """The Play plan's next step: a card from the hand (offered in `group`), then its place
+    and Back. Empty when no card of the hand has a place."""
+    def choices(arg: str, chosen: dict[str, str]) -> list[Choice]:
+        if arg == "card":
+            return hand_options(s, player, group, only)
+        return target_options(s, player, chosen["card"])
+
+    return offer(PLAY, s.building, choices)
 
 
 def no_play_reason(s: GomState, player: str) -> str:
@@ -55,16 +90,6 @@ def no_play_pass(s: GomState, player: str) -> Action:
     return pass_action(no_play_reason(s, player), private=bool(s.hands[player]))
 
 
-def target_choices(s: GomState, player: str, cid: str, new_realm: bool = True) -> list[Action]:
-    """Where a card picked from the hand may go: private, since every label names that card
-    (and it may still go back to the hand)."""
-    pairs = placement_targets(s, player, cid, new_realm)
-    group = None
-    if len(pairs) > 4:
-        group = "Attach it to a card" if s.suit(cid) == Suit.DESCRIPTOR else "Choose a realm"
-    return [Action(key=k, label=lab, group=group, style="primary", private=True) for k, lab in pairs]
-
-
 def pass_action(reason: str, private: bool = False) -> Action:
     """A pass. `private` when the reason (or that there is nothing else to do) tells what the
     hand holds: the table never sees it."""
@@ -76,7 +101,7 @@ def pass_action(reason: str, private: bool = False) -> Action:
 def begin(s: GomState, result: int, events: list[Event]) -> str | None:
     """Start resolving a Magic Table result; returns 'end' when it needed no choice."""
     p = s.player
-    s.pending = []
+    s.building = None
     events.append(Event(kind="magic", text=f"{who(p)} resolves {MAGIC_NAMES[result]}.",
                         data={"player": p, "result": result}))
     if s.dice is not None:
@@ -98,7 +123,8 @@ def begin(s: GomState, result: int, events: list[Event]) -> str | None:
                 f"You cannot play {label(s, got[0])} anywhere: it stays in your hand."),
                 data={"player": p, "card": got[0]}, visible_to=[p]))
             return "end"
-        s.pending = [got[0]]
+        # the game chose the card: only its place is left to choose
+        s.building = Building(verb=PLAY.verb, args={"card": got[0]})
     if result == 9:
         draw(s, p, 1, events, "Visitation")
         visitation(s, events)
@@ -126,32 +152,24 @@ def visitation(s: GomState, events: list[Event]) -> None:
 # --- choices of the current step -----------------------------------------------------
 
 def actions(s: GomState, player: str) -> list[Action]:
-    step, pend = s.step, s.pending
+    step = s.step
     if step == "imagine":
         return [Action(key=f"magic:{n}", label=f"{n}: {MAGIC_NAMES[n]}", group="Choose a result")
                 for n in range(1, 10)]
     if step == "creation":
-        if pend:
-            return [*target_choices(s, player, pend[0]), BACK]
-        acts = hand_choices(s, player, "Play a card (Creation)")
+        acts = play_actions(s, player, "Play a card (Creation)")
+        if s.building is not None:
+            return acts
         if s.plays_left < 2:
             acts.append(Action(key="fin", label="Finish the Creation"))
         elif not acts:
             acts.append(no_play_pass(s, player))
         return acts
     if step == "evoke":
-        return target_choices(s, player, pend[0])
+        # the card was drawn and must be played: no going back
+        return [a for a in play_actions(s, player, "") if a.key != PLAY.back_key]
     if step == "transform":
-        if pend:
-            suit = s.suit(pend[0])
-            return [*(Action(key=f"tr:{c}", label=f"Replace it with {label(s, c)}", private=True,
-                             group="Replace it with")
-                      for c in s.hands[player] if s.suit(c) == suit), BACK]
-        # the cards offered are those sharing a suit with the hand: that tells the hand, so private
-        suits = {s.suit(c) for c in s.hands[player]}
-        cards = [t for t in s.in_play() if s.suit(t[2]) in suits]
-        acts = [a.model_copy(update={"private": True})
-                for a in target_actions(s, "tf", cards, "Card to transform")]
+        acts = transform_actions(s, player)
         if acts:
             return acts
         if not s.hands[player]:
@@ -163,37 +181,59 @@ def actions(s: GomState, player: str) -> list[Action]:
         return target_actions(s, "kill", s.in_play(), "Card to destroy") or [
             pass_action("no card is in play")]
     if step == "move":
-        if pend:
-            return [*move_destinations(s, pend[0]), BACK]
-        cards = [t for t in s.in_play() if move_destinations(s, t[2])]
-        return target_actions(s, "mv", cards, "Card to move") or [
-            pass_action("no other realm to move a card to")]
+        return move_actions(s) or [pass_action("no other realm to move a card to")]
     if step == "alter":
-        if pend:
-            return [*target_choices(s, player, pend[0]), BACK]
+        acts = play_actions(s, player, "Play a Descriptor", only=Suit.DESCRIPTOR)
+        if s.building is not None:
+            return acts
         # playing a Descriptor is optional: the same public way out, whatever the hand holds
-        acts = hand_choices(s, player, "Play a Descriptor", only=Suit.DESCRIPTOR)
         return [*acts, SKIP_ALTERATION]
     if step == "recombine":
         return recombine_actions(s, player)
     raise AssertionError(f"unknown step {step!r}")
 
 
-def move_destinations(s: GomState, cid: str) -> list[Action]:
+def transform_actions(s: GomState, player: str) -> list[Action]:
+    """A card in play, then the hand card of its suit replacing it. The cards offered are those
+    sharing a suit with the hand: that tells the hand, so every option is private."""
+    def choices(arg: str, chosen: dict[str, str]) -> list[Choice]:
+        if arg == "target":
+            suits = {s.suit(c) for c in s.hands[player]}
+            return [choice(cid, in_play_label(s, owner, r, cid), "Card to transform", private=True)
+                    for owner, r, cid in s.in_play() if s.suit(cid) in suits]
+        suit = s.suit(chosen["target"])
+        return [choice(c, f"Replace it with {label(s, c)}", "Replace it with", private=True)
+                for c in s.hands[player] if s.suit(c) == suit]
+
+    return offer(TRANSFORM, s.building, choices)
+
+
+def move_actions(s: GomState) -> list[Action]:
+    """A card in play that has somewhere else to go, then where (all public)."""
+    def choices(arg: str, chosen: dict[str, str]) -> list[Choice]:
+        if arg == "card":
+            return [choice(cid, in_play_label(s, owner, r, cid), "Card to move")
+                    for owner, r, cid in s.in_play() if move_destinations(s, cid)]
+        return [choice(w, lab, "Move it to") for w, lab in move_destinations(s, chosen["card"])]
+
+    return offer(MOVE, s.building, choices)
+
+
+def move_destinations(s: GomState, cid: str) -> list[tuple[str, str]]:
+    """Where a Transmigration may take a card in play: (place, label) pairs, the place being
+    `<seat>.<realm>` or, for a Descriptor, `on.<host>`."""
     owner, r, _i, d = s.where(cid)
     name = label(s, cid)
     out = []
     if s.suit(cid) == Suit.DESCRIPTOR:
         for o2, r2, host in s.in_play():
             if (o2, r2) != (owner, r) and s.suit(host) != Suit.DESCRIPTOR:
-                out.append(Action(key=f"host:{host}", label=f"Move {name} under {label(s, host)} · "
-                                  f"{who(o2)} realm {r2 + 1}", group="Move it to"))
+                out.append((f"on.{host}", f"Move {name} under {label(s, host)} · {who(o2)} realm {r2 + 1}"))
         return out
     for seat, o2 in enumerate(s.players):
         for r2 in range(len(s.domains[o2])):
             if (o2, r2) != (owner, r):
-                out.append(Action(key=f"dest:{seat}.{r2}", label=f"Move {name} to {who(o2)} realm {r2 + 1}",
-                                  group="Move it to"))
+                out.append((f"{seat}.{r2}", f"Move {name} to {who(o2)} realm {r2 + 1}"))
     return out
 
 
@@ -228,37 +268,42 @@ def rc_spots(s: GomState, player: str, cid: str) -> list[tuple[str, str]]:
 
 
 def recombine_actions(s: GomState, player: str) -> list[Action]:
-    pend = s.pending
-    if pend:
-        cid = pend[0]
-        in_play = s.locate(cid) is not None
-        acts = []
-        if _rc_ok(s, player, 0 if in_play else -1):
-            # a card from the hand is named by every label: private; a card in play is public
-            acts = [Action(key=f"rc:{k}", label=lab, group="Put it", private=not in_play)
-                    for k, lab in rc_spots(s, player, cid)]
-        if in_play and _rc_ok(s, player, _lift_size(s, cid)):
-            acts.append(Action(key="rc:hand", label=f"Take {label(s, cid)} into your hand"))
-        return [*acts, BACK]
-    acts = []
-    for owner, r, cid in s.in_play():
-        if owner != player:
-            continue
-        size = _lift_size(s, cid)
-        if _rc_ok(s, player, size) or (_rc_ok(s, player, 0) and rc_spots(s, player, cid)):
-            acts.append(Action(key=f"rc:pick:{cid}", label=f"{label(s, cid)} · realm {r + 1}",
-                               group="Take a card from your realms"))
-    if _rc_ok(s, player, -1):
-        for cid in s.hands[player]:
-            if rc_spots(s, player, cid):
-                acts.append(Action(key=f"rc:put:{cid}", label=f"Place {label(s, cid)}", private=True,
-                                   group="Place a card from your hand"))
+    def choices(arg: str, chosen: dict[str, str]) -> list[Choice]:
+        if arg == "to":
+            return _recombine_spots(s, player, chosen["card"])
+        out: list[Choice] = []
+        for owner, r, cid in s.in_play():
+            if owner != player:
+                continue
+            size = _lift_size(s, cid)
+            if _rc_ok(s, player, size) or (_rc_ok(s, player, 0) and rc_spots(s, player, cid)):
+                out.append(choice(cid, f"{label(s, cid)} · realm {r + 1}", "Take a card from your realms"))
+        if _rc_ok(s, player, -1):
+            for cid in s.hands[player]:
+                if rc_spots(s, player, cid):
+                    out.append(choice(cid, f"Place {label(s, cid)}", "Place a card from your hand", private=True))
+        return out
+
+    acts = offer(RECOMBINE, s.building, choices)
+    if s.building is not None:
+        return acts
     n = _surplus(s, player)
     if n == 0:
         acts.append(Action(key="rc:done", label="Finish the Recombination", style="primary"))
     elif not acts:  # cannot happen by construction; never leave the player stuck
         acts.append(pass_action("the hand size cannot be restored", private=True))
     return acts
+
+
+def _recombine_spots(s: GomState, player: str, cid: str) -> list[Choice]:
+    in_play = s.locate(cid) is not None
+    out: list[Choice] = []
+    if _rc_ok(s, player, 0 if in_play else -1):
+        # a card from the hand is named by every label: private; a card in play is public
+        out = [choice(w, lab, "Put it", private=not in_play) for w, lab in rc_spots(s, player, cid)]
+    if in_play and _rc_ok(s, player, _lift_size(s, cid)):
+        out.append(choice(HAND, f"Take {label(s, cid)} into your hand"))
+    return out
 
 
 def _recombine(s: GomState, player: str, key: str, events: list[Event]) -> str | None:
@@ -269,20 +314,18 @@ def _recombine(s: GomState, player: str, key: str, events: list[Event]) -> str |
             events.append(Event(kind="recombination", text=(
                 f"{who(player)} rearranges their domain ({s.recombine_moves} move(s)).")))
         return "end"
-    if key.startswith("rc:pick:") or key.startswith("rc:put:"):
-        s.pending = [key.split(":", 2)[2]]
+    done = take(s, RECOMBINE, key)
+    if done is None:
         return None
-    cid = s.pending[0]
-    s.pending = []
+    cid, where = done["card"], done["to"]
     s.recombine_moves += 1
-    if key == "rc:hand":
+    if where == HAND:
         _o, _r, placed = lift(s, cid)
         taken = [placed.card, *placed.descriptors] if placed else [cid]
         s.hands[player].extend(taken)
         events.append(Event(kind="recombine_take", text=(
             f"{who(player)} takes {', '.join(label(s, c) for c in taken)} back into their hand.")))
         return None
-    where = key[3:]
     if s.locate(cid) is None:
         s.hands[player].remove(cid)
         place(s, player, cid, where)
@@ -292,7 +335,7 @@ def _recombine(s: GomState, player: str, key: str, events: list[Event]) -> str |
     if placed is None:
         place(s, player, cid, where)
     else:
-        s.domains[player][int(where[4:])].cards.append(placed)
+        s.domains[player][realm_index(where)].cards.append(placed)
     events.append(Event(kind="recombine_move", text=f"{who(player)} moves {label(s, cid)}."))
     return None
 
@@ -301,9 +344,6 @@ def _recombine(s: GomState, player: str, key: str, events: list[Event]) -> str |
 
 def handle(s: GomState, player: str, key: str, events: list[Event]) -> str | None:
     step = s.step
-    if key == "back":
-        s.pending = []
-        return None
     if key == "pass" or key == "skip":
         assert s.dice is not None, "a Magic Table result is resolved after the roll"
         events.append(Event(kind="pass", text=f"{who(player)} passes ({MAGIC_NAMES[s.dice.result]})."))
@@ -313,19 +353,18 @@ def handle(s: GomState, player: str, key: str, events: list[Event]) -> str | Non
         events.append(Event(kind="imagination", text=f"{who(player)} imagines {MAGIC_NAMES[n]}.",
                             data={"player": player, "result": n}))
         return begin(s, n, events)
-    if step in ("creation", "alter") and key.startswith("play:"):
-        s.pending = [key[5:]]
-        return None
     if step == "creation" and key == "fin":
         return "end"
     if step in ("creation", "alter", "evoke"):
-        cid = s.pending[0]
-        s.pending = []
-        r = play_from_hand(s, player, cid, key)
+        done = take(s, PLAY, key)
+        if done is None:
+            return None
+        cid, where = done["card"], done["to"]
+        r = play_from_hand(s, player, cid, where)
         events.append(Event(kind="card_played", text=f"{who(player)} plays {label(s, cid)} to realm {r + 1}.",
                             data={"player": player, "card": cid, "realm": r}))
         if step == "alter":
-            host = key[3:]
+            host = where[3:]
             gain = alteration_gain(s, player, cid, host)
             s.scores[player] += gain
             if is_imagination(s, s.domains[player][r]):
@@ -340,11 +379,10 @@ def handle(s: GomState, player: str, key: str, events: list[Event]) -> str | Non
             return "creation"
         return "end"
     if step == "transform":
-        if key.startswith("tf:"):
-            s.pending = [key[3:]]
+        done = take(s, TRANSFORM, key)
+        if done is None:
             return None
-        old, new = s.pending[0], key[3:]
-        s.pending = []
+        old, new = done["target"], done["with"]
         owner, r, i, d = s.where(old)
         spot = s.domains[owner][r].cards[i]
         if d is None:
@@ -367,18 +405,17 @@ def handle(s: GomState, player: str, key: str, events: list[Event]) -> str | Non
             data={"player": player, "owner": owner, "cards": gone}))
         return f"owner:{owner}"
     if step == "move":
-        if key.startswith("mv:"):
-            s.pending = [key[3:]]
+        done = take(s, MOVE, key)
+        if done is None:
             return None
-        cid = s.pending[0]
-        s.pending = []
+        cid, where = done["card"], done["to"]
         owner, r, placed = lift(s, cid)
-        if key.startswith("host:"):
-            place(s, "", cid, "on:" + key[5:])
-            o2, r2, _, _ = s.where(key[5:])
+        if where.startswith("on."):
+            place(s, "", cid, where)
+            o2, r2, _, _ = s.where(where[3:])
         else:
             assert placed is not None, "a card moved to a realm is no Descriptor: lift returned it"
-            seat, r2 = (int(x) for x in key[5:].split("."))
+            seat, r2 = (int(x) for x in where.split("."))
             o2 = s.players[seat]
             s.domains[o2][r2].cards.append(placed)
         purge(s, owner)

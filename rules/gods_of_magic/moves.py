@@ -47,7 +47,8 @@ def can_draw(s: GomState) -> bool:
 
 def placement_targets(s: GomState, player: str, cid: str, new_realm: bool = True,
                       skip_realm: int | None = None, skip_host: str | None = None) -> list[tuple[str, str]]:
-    """Where a card can go in `player`'s domain: (key, label) pairs.
+    """Where a card can go in `player`'s domain: (place, label) pairs, the place being `new`,
+    `r<n>` (realm n, from 0) or `on.<host>`.
 
     A Location may start a new realm (when `new_realm`) or join a realm; a Descriptor attaches
     to a card (not a Descriptor); any other card joins a realm."""
@@ -57,29 +58,34 @@ def placement_targets(s: GomState, player: str, cid: str, new_realm: bool = True
     if suit == Suit.DESCRIPTOR:
         for r, host in s.hosts(player):
             if host != skip_host:
-                out.append((f"on:{host}", f"Attach {name} to {label(s, host)}, realm {r + 1}"))
+                out.append((f"on.{host}", f"Attach {name} to {label(s, host)}, realm {r + 1}"))
         return out
     if suit == Suit.LOCATION and new_realm:
-        out.append(("to:new", f"Start a new realm with {name}"))
+        out.append(("new", f"Start a new realm with {name}"))
     for r, _realm in enumerate(s.domains[player]):
         if r != skip_realm:
-            out.append((f"to:r{r}", f"Add {name} to realm {r + 1}"))
+            out.append((f"r{r}", f"Add {name} to realm {r + 1}"))
     return out
 
 
 def place(s: GomState, player: str, cid: str, where: str) -> int:
-    """Put a card (not in play any more) at `where` ('to:new', 'to:rN', 'on:<host>'); returns the realm index."""
-    if where == "to:new":
+    """Put a card (not in play any more) at `where` (`new`, `r<n>`, `on.<host>`); returns the realm index."""
+    if where == "new":
         s.domains[player].append(Realm(cards=[Placed(card=cid)]))
         return len(s.domains[player]) - 1
-    if where.startswith("to:r"):
-        r = int(where[4:])
-        s.domains[player][r].cards.append(Placed(card=cid))
+    if where.startswith("on."):
+        owner, r, i, _ = s.where(where[3:])
+        s.domains[owner][r].cards[i].descriptors.append(cid)
         return r
-    host = where[3:]
-    owner, r, i, _ = s.where(host)
-    s.domains[owner][r].cards[i].descriptors.append(cid)
+    r = realm_index(where)
+    s.domains[player][r].cards.append(Placed(card=cid))
     return r
+
+
+def realm_index(where: str) -> int:
+    """The realm of a place `r<n>`."""
+    assert where.startswith("r"), f"{where!r} is not a realm"
+    return int(where[1:])
 
 
 def play_from_hand(s: GomState, player: str, cid: str, where: str) -> int:
@@ -103,7 +109,12 @@ def purge(s: GomState, owner: str) -> None:
     s.domains[owner] = [r for r in s.domains[owner] if r.cards]
 
 
+def in_play_label(s: GomState, owner: str, r: int, cid: str) -> str:
+    """A card in play, with where it is."""
+    return f"{label(s, cid)} · {who(owner)} realm {r + 1}"
+
+
 def target_actions(s: GomState, prefix: str, cards: list[tuple[str, int, str]], group: str) -> list[Action]:
     """Select-menu actions naming cards in play (public information)."""
-    return [Action(key=f"{prefix}:{cid}", label=f"{label(s, cid)} · {who(owner)} realm {r + 1}",
-                   group=group) for owner, r, cid in cards]
+    return [Action(key=f"{prefix}:{cid}", label=in_play_label(s, owner, r, cid), group=group)
+            for owner, r, cid in cards]

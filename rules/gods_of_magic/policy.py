@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from rules.core import Action, Rng
 from rules.gods_of_magic.content import Suit
+from rules.gods_of_magic.plans import HAND, MOVE, PLAY, RECOMBINE, TRANSFORM, step_value
 from rules.gods_of_magic.scoring import COMPLETE_BONUS, alteration_gain, domain_value, target
 from rules.gods_of_magic.state import GomState
 
@@ -47,10 +48,10 @@ def _value(s: GomState, realm: Light, progress: bool = False) -> float:
 def _gain_place(s: GomState, player: str, cid: str, where: str) -> float:
     """How much `player`'s domain gains (with progress) when `cid` goes to `where`."""
     realms = _light(s, player)
-    if where == "to:new":
+    if where == "new":
         return _value(s, [(cid, ())], True) - 1  # a new realm is worth a little less than filling one
-    if where.startswith("to:r"):
-        r = int(where[4:])
+    if where.startswith("r"):
+        r = int(where[1:])
         before = _value(s, realms[r], True)
         return _value(s, [*realms[r], (cid, ())], True) - before
     host = where[3:]
@@ -97,9 +98,8 @@ def _best(legal: list[Action], score: Callable[[Action], float | None]) -> Actio
 
 
 def _place_score(s: GomState, player: str, a: Action, cid: str) -> float | None:
-    if a.key.startswith(("to:", "on:")):
-        return _gain_place(s, player, cid, a.key)
-    return None
+    where = step_value(PLAY, "to", a.key)
+    return _gain_place(s, player, cid, where) if where is not None else None
 
 
 def _best_play(s: GomState, player: str, cards: list[str]) -> tuple[str | None, float]:
@@ -108,8 +108,8 @@ def _best_play(s: GomState, player: str, cards: list[str]) -> tuple[str | None, 
 
     best, best_v = None, -1e9
     for cid in cards:
-        for key, _ in placement_targets(s, player, cid):
-            v = _gain_place(s, player, cid, key)
+        for where, _ in placement_targets(s, player, cid):
+            v = _gain_place(s, player, cid, where)
             if v > best_v:
                 best, best_v = cid, v
     return best, best_v
@@ -138,22 +138,28 @@ def _choose(s: GomState, player: str, legal: list[Action], by_key: dict[str, Act
     step = s.step if s.phase == "magic" else "play"
     if s.pending and step == "alter":
         d = s.pending[0]
-        return _best(legal, lambda a: _alter_score(s, player, d, a.key[3:]) if a.key.startswith("on:") else None)
+
+        def alter(a: Action) -> float | None:
+            where = step_value(PLAY, "to", a.key)
+            return _alter_score(s, player, d, where[3:]) if where is not None and where.startswith("on.") else None
+
+        return _best(legal, alter)
     if s.pending and step in ("play", "creation", "evoke"):
         cid = s.pending[0]
         return _best(legal, lambda a: _place_score(s, player, a, cid))
     if step in ("play", "creation"):
-        cards = [a.key[5:] for a in legal if a.key.startswith("play:")]
+        cards = [c for a in legal if (c := step_value(PLAY, "card", a.key)) is not None]
         card, v = _best_play(s, player, cards)
         if step == "creation" and "fin" in by_key and v <= 0:
             return by_key["fin"]
-        return by_key.get(f"play:{card}")
+        return by_key.get(PLAY.step_key("card", card)) if card is not None else None
     if step == "alter":
         best: Action | None = None
         best_v = 0.0
         for a in legal:
-            if a.key.startswith("play:"):
-                d = a.key[5:]
+            picked = step_value(PLAY, "card", a.key)
+            if picked is not None:
+                d = picked
                 for _r, host in s.hosts(player):
                     v = _alter_score(s, player, d, host)
                     if v > best_v:
@@ -174,7 +180,7 @@ def _choose(s: GomState, player: str, legal: list[Action], by_key: dict[str, Act
 
 def _alter_score(s: GomState, player: str, descriptor: str, host: str) -> float:
     """An Alteration's points now (none in a realm of imagination) and what the realm gains."""
-    return alteration_gain(s, player, descriptor, host) + _gain_place(s, player, descriptor, f"on:{host}")
+    return alteration_gain(s, player, descriptor, host) + _gain_place(s, player, descriptor, f"on.{host}")
 
 
 def _setup(s: GomState, player: str, legal: list[Action], by_key: dict[str, Action]) -> Action | None:
@@ -182,9 +188,8 @@ def _setup(s: GomState, player: str, legal: list[Action], by_key: dict[str, Acti
         if not a.key.startswith("set:"):
             return None
         _, cid, where = a.key.split(":", 2)
-        key = "to:new" if where == "new" else ("to:" + where if where.startswith("r") else "on:" + where[3:])
-        v = _gain_place(s, player, cid, key)
-        if key == "to:new" and s.domains[player]:
+        v = _gain_place(s, player, cid, where)
+        if where == "new" and s.domains[player]:
             v -= 6  # one strong realm first
         return v
 
@@ -215,12 +220,17 @@ def _transform(s: GomState, player: str, legal: list[Action]) -> Action | None:
         old = s.pending[0]
         owner = s.where(old)[0]
         sign = 1 if owner == player else -1
-        return _best(legal, lambda a: sign * s.cards[a.key[3:]].vp if a.key.startswith("tr:") else None)
+
+        def replace(a: Action) -> float | None:
+            new = step_value(TRANSFORM, "with", a.key)
+            return sign * s.cards[new].vp if new is not None else None
+
+        return _best(legal, replace)
 
     def score(a: Action) -> float | None:
-        if not a.key.startswith("tf:"):
+        old = step_value(TRANSFORM, "target", a.key)
+        if old is None:
             return None
-        old = a.key[3:]
         owner = s.where(old)[0]
         same = [s.cards[c].vp for c in s.hands[player] if s.suit(c) == s.suit(old)]
         if owner == player:
@@ -237,23 +247,24 @@ def _move(s: GomState, player: str, legal: list[Action]) -> Action | None:
         loss = _gain_remove(s, owner, cid) * _weight(s, owner, player)
 
         def score(a: Action) -> float | None:
-            if a.key.startswith("dest:"):
-                seat, r = (int(x) for x in a.key[5:].split("."))
-                dest = s.players[seat]
-                gain = _gain_place(s, dest, cid, f"to:r{r}") if dest == player else -1
+            where = step_value(MOVE, "to", a.key)
+            if where is None:
+                return None
+            if where.startswith("on."):
+                dest = s.where(where[3:])[0]
+                gain = _gain_place(s, dest, cid, where) if dest == player else -1
                 return loss + gain
-            if a.key.startswith("host:"):
-                dest = s.where(a.key[5:])[0]
-                gain = _gain_place(s, dest, cid, "on:" + a.key[5:]) if dest == player else -1
-                return loss + gain
-            return None
+            seat, r = (int(x) for x in where.split("."))
+            dest = s.players[seat]
+            gain = _gain_place(s, dest, cid, f"r{r}") if dest == player else -1
+            return loss + gain
 
         return _best(legal, score)
 
     def pick(a: Action) -> float | None:
-        if not a.key.startswith("mv:"):
+        cid = step_value(MOVE, "card", a.key)
+        if cid is None:
             return None
-        cid = a.key[3:]
         owner = s.where(cid)[0]
         if owner == player:
             return -_gain_remove(s, owner, cid)
@@ -264,31 +275,43 @@ def _move(s: GomState, player: str, legal: list[Action]) -> Action | None:
 
 def _recombine(s: GomState, player: str, legal: list[Action], by_key: dict[str, Action]) -> Action | None:
     surplus = len(s.hands[player]) - s.recombine_hand
+    to_hand = RECOMBINE.step_key("to", HAND)
     if s.pending:
         cid = s.pending[0]
-        if surplus < 0 and "rc:hand" in by_key:
-            return by_key["rc:hand"]
+        if surplus < 0 and to_hand in by_key:
+            return by_key[to_hand]
         in_play = s.locate(cid) is not None
         # the same measure as the choice of the card (below), so that the two steps agree
         gain = _move_gain if in_play else _gain_place
-        best = _best(legal, lambda a: gain(s, player, cid, a.key[3:])
-                     if a.key.startswith("rc:to:") or a.key.startswith("rc:on:") else None)
-        if best is not None and (not in_play or _move_gain(s, player, cid, best.key[3:]) > 0):
+
+        def spot(a: Action) -> str | None:
+            where = step_value(RECOMBINE, "to", a.key)
+            return where if where != HAND else None
+
+        best = _best(legal, lambda a: gain(s, player, cid, w) if (w := spot(a)) is not None else None)
+        if best is not None and (not in_play or _move_gain(s, player, cid, spot(best) or "") > 0):
             return best
-        return by_key.get("rc:hand") if surplus < 0 else by_key.get("back")
+        return by_key.get(to_hand) if surplus < 0 else by_key.get(RECOMBINE.back_key)
+
+    def picked(a: Action, from_hand: bool) -> str | None:
+        """The card an action picks for a rearrangement, from the hand or from the realms."""
+        cid = step_value(RECOMBINE, "card", a.key)
+        return cid if cid is not None and (s.locate(cid) is None) == from_hand else None
+
     if surplus > 0:
-        return next((a for a in legal if a.key.startswith("rc:put:")), None)
+        return next((a for a in legal if picked(a, True) is not None), None)
     if surplus < 0:
-        return _best(legal, lambda a: -_gain_remove(s, player, a.key[8:]) if a.key.startswith("rc:pick:") else None)
+        return _best(legal, lambda a: -_gain_remove(s, player, c) if (c := picked(a, False)) is not None else None)
     # one improving move between own realms at a time, then finish
     best, best_v = None, 0.0
     if s.recombine_moves < 6:
         for a in legal:
-            if a.key.startswith("rc:pick:"):
-                cid = a.key[8:]
+            mine = picked(a, False)
+            if mine is not None:
+                cid = mine
                 r = s.where(cid)[1]
-                spots = [f"to:r{x}" for x in range(len(s.domains[player])) if x != r] \
-                    if s.suit(cid) != Suit.DESCRIPTOR else [f"on:{h}" for _x, h in s.hosts(player)]
+                spots = [f"r{x}" for x in range(len(s.domains[player])) if x != r] \
+                    if s.suit(cid) != Suit.DESCRIPTOR else [f"on.{h}" for _x, h in s.hosts(player)]
                 for where in spots:
                     v = _move_gain(s, player, cid, where)
                     if v > best_v:
@@ -312,9 +335,9 @@ def _move_gain(s: GomState, player: str, cid: str, where: str) -> float:
                 break
         if moving:
             break
-    if where.startswith("to:r"):
+    if where.startswith("r"):
         assert moving is not None, f"{cid} is not in {player}'s realms"
-        realms[int(where[4:])].append(moving)
+        realms[int(where[1:])].append(moving)
     else:
         host = where[3:]
         for realm in realms:

@@ -6,9 +6,12 @@ Hidden parts (the deck order, the hands, a saved snapshot) and public parts
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from typing import Any
+
+from pydantic import BaseModel, Field, model_validator
 
 from rules.core import Rng
+from rules.core.steps import Building
 from rules.gods_of_magic.content import CardDef, Suit
 
 HAND_LIMIT = 10
@@ -33,6 +36,18 @@ MAGIC_TEXT = {
     9: "Draw a card, then every god scores their domain; then the win check.",
     10: "Choose any other result of the table.",
 }
+
+
+CARD_ARGS = ("card", "target")
+"""The arguments of the step plans (plans.py) whose value is a card id."""
+
+
+_LEGACY_KEYS = {
+    "play": ("play.card", ""), "to": ("play.to", ""), "on": ("play.to", "on."),
+    "tf": ("transform.target", ""), "tr": ("transform.with", ""),
+    "mv": ("move.card", ""), "dest": ("move.to", ""), "host": ("move.to", "on."),
+}
+"""The keys of the moves built by hand before the step plans: old head -> (new head, value prefix)."""
 
 
 class Placed(BaseModel):
@@ -89,8 +104,8 @@ class GomState(BaseModel):
     turn: int = 0
     setup_done: list[str] = Field(default_factory=list)
     setup_played: dict[str, int] = Field(default_factory=dict)
-    pending: list[str] = Field(default_factory=list)
-    """Card ids chosen so far in a multi-step move (a hand card, a target in play)."""
+    building: Building | None = None
+    """The move being built (see rules.gods_of_magic.plans): its arguments chosen so far."""
     plays_left: int = 0
     recombine_hand: int = 0
     """Hand size when the Recombination began (it must end the same)."""
@@ -109,6 +124,31 @@ class GomState(BaseModel):
     winners: list[str] | None = None
     end_reason: str = ""
 
+    @model_validator(mode="before")
+    @classmethod
+    def _legacy_pending(cls, data: Any) -> Any:
+        """A state saved before the step plans kept the move under way as `pending`, the card
+        ids chosen so far: it becomes the same move being built, and the moves an objection
+        ruled out are spelled with the new keys."""
+        if not isinstance(data, dict) or "pending" not in data:
+            return data
+        data = dict(data)
+        pending = data.pop("pending")
+        if pending and data.get("building") is None:
+            verb, arg = {"transform": ("transform", "target"), "move": ("move", "card"),
+                         "recombine": ("recombine", "card")}.get(data.get("step", ""), ("play", "card"))
+            data["building"] = {"verb": verb, "args": {arg: pending[0]}}
+        forbidden = []
+        for entry in data.get("forbidden", []):
+            context, _, key = entry.rpartition("|")
+            head, _, value = key.partition(":")
+            if head in _LEGACY_KEYS:
+                new, prefix = _LEGACY_KEYS[head]
+                key = f"{new}:{prefix}{value}"
+            forbidden.append(f"{context}|{key}")
+        data["forbidden"] = forbidden
+        return data
+
     # --- queries ----------------------------------------------------------
     def card(self, cid: str) -> CardDef:
         return self.cards[cid]
@@ -119,6 +159,14 @@ class GomState(BaseModel):
     @property
     def player(self) -> str:
         return self.players[self.current]
+
+    @property
+    def pending(self) -> list[str]:
+        """The cards chosen so far in the move being built (a card from the hand, a target in
+        play): its arguments that name a card. Derived from `building`, never stored."""
+        if self.building is None:
+            return []
+        return [v for a, v in self.building.args.items() if a in CARD_ARGS]
 
     def locate(self, cid: str) -> tuple[str, int, int, int | None] | None:
         """Where a card in play is: (owner, realm index, placed index, descriptor index or None)."""

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from rules.core import IllegalAction, Rng
+from rules.core.steps import Building
 from rules.gods_of_magic import GAME
 from rules.gods_of_magic.state import GomState, Placed, Realm
 
@@ -108,8 +111,8 @@ def test_first_player_ties_are_rerolled():
 def test_draw_phase_over_the_hand_limit_asks_what_to_discard():
     hand = ["A01", "A02", "A03", "A04", "A05", "A06", "A07", "A08", "A09", "A10"]
     s = board(hands={"a": ["L01"], "b": hand}, realms={"a": [["L02"]]}, phase="play", deck_top=("O10",))
-    s, _ = act(s, "a", "play:L01")
-    s, _ = act(s, "a", "to:r0")
+    s, _ = act(s, "a", "play.card:L01")
+    s, _ = act(s, "a", "play.to:r0")
     s, _ = roll(s, 4)  # Inspiration for a, then b's turn: b draws to 11
     assert s.player == "b" and s.phase == "discard" and len(s.hands["b"]) == 11
     acts = G.legal_actions(s, "b")
@@ -120,12 +123,12 @@ def test_draw_phase_over_the_hand_limit_asks_what_to_discard():
 
 def test_play_phase_new_realm_needs_a_location_and_back_works():
     s = board(hands={"a": ["E05", "L03"]}, phase="play")
-    assert keys(s, "a") == ["play:L03"], "no realm yet: only a Location can be played"
-    s, _ = act(s, "a", "play:L03")
-    assert keys(s, "a") == ["to:new", "back"]
-    s, _ = act(s, "a", "back")
-    s, _ = act(s, "a", "play:L03")
-    s, _ = act(s, "a", "to:new")
+    assert keys(s, "a") == ["play.card:L03"], "no realm yet: only a Location can be played"
+    s, _ = act(s, "a", "play.card:L03")
+    assert keys(s, "a") == ["play.to:new", "play.back"]
+    s, _ = act(s, "a", "play.back")
+    s, _ = act(s, "a", "play.card:L03")
+    s, _ = act(s, "a", "play.to:new")
     assert s.phase == "roll" and s.domains["a"][0].cards[0].card == "L03"
 
 
@@ -152,11 +155,11 @@ def test_creation_plays_one_or_two_cards():
     s = board(hands={"a": ["E05", "L03", "O02"]}, realms={"a": [["L01"]]})
     s, _ = roll(s, 1)
     assert "fin" not in keys(s, "a"), "at least one card first"
-    s, _ = act(s, "a", "play:L03")
-    s, _ = act(s, "a", "to:new")
+    s, _ = act(s, "a", "play.card:L03")
+    s, _ = act(s, "a", "play.to:new")
     assert s.step == "creation" and "fin" in keys(s, "a")
-    s, _ = act(s, "a", "play:E05")
-    s, _ = act(s, "a", "to:r1")
+    s, _ = act(s, "a", "play.card:E05")
+    s, _ = act(s, "a", "play.to:r1")
     assert s.player == "b", "two cards played: the turn ends"
     assert [p.card for p in s.domains["a"][1].cards] == ["L03", "E05"]
 
@@ -164,8 +167,8 @@ def test_creation_plays_one_or_two_cards():
 def test_creation_finish_after_one_and_pass_with_empty_hand():
     s = board(hands={"a": ["E05"]}, realms={"a": [["L01"]]})
     s, _ = roll(s, 1)
-    s, _ = act(s, "a", "play:E05")
-    s, _ = act(s, "a", "to:r0")
+    s, _ = act(s, "a", "play.card:E05")
+    s, _ = act(s, "a", "play.to:r0")
     assert keys(s, "a") == ["fin"]
     s, _ = act(s, "a", "fin")
     assert s.player == "b"
@@ -179,11 +182,11 @@ def test_transformation_replaces_any_card_by_same_suit_and_keeps_descriptors():
     s = board(hands={"a": ["E01", "O05"]}, realms={"a": [["L01"]], "b": [["L10", ("E10", ["D09"])]]})
     s, _ = roll(s, 2)
     ks = keys(s, "a")
-    assert "tf:E10" in ks and "tf:L10" not in ks, "only suits held in hand"
+    assert "transform.target:E10" in ks and "transform.target:L10" not in ks, "only suits held in hand"
     assert all(a.group for a in G.legal_actions(s, "a")), "targets in play are a select menu"
-    s, _ = act(s, "a", "tf:E10")
-    assert [a.key for a in G.legal_actions(s, "a") if a.private] == ["tr:E01"]
-    s, events = act(s, "a", "tr:E01")
+    s, _ = act(s, "a", "transform.target:E10")
+    assert [a.key for a in G.legal_actions(s, "a") if a.private] == ["transform.with:E01"]
+    s, events = act(s, "a", "transform.with:E01")
     placed = s.domains["b"][0].cards[1]
     assert placed.card == "E01" and placed.descriptors == ["D09"]
     assert s.discard[-1] == "E10" and "E01" not in s.hands["a"]
@@ -193,8 +196,8 @@ def test_transformation_replaces_any_card_by_same_suit_and_keeps_descriptors():
 def test_transformation_of_a_descriptor_and_pass_without_matching_suit():
     s = board(hands={"a": ["D01"]}, realms={"b": [[("L10", ["D10"])]]})
     s, _ = roll(s, 2)
-    s, _ = act(s, "a", "tf:D10")
-    s, _ = act(s, "a", "tr:D01")
+    s, _ = act(s, "a", "transform.target:D10")
+    s, _ = act(s, "a", "transform.with:D01")
     assert s.domains["b"][0].cards[0].descriptors == ["D01"]
     s = board(hands={"a": ["O01"]}, realms={"b": [["L10"]]})
     s, _ = roll(s, 2)
@@ -256,10 +259,10 @@ def test_inspiration_with_a_full_hand_goes_over_ten_until_the_next_draw_phase():
 def test_transmigration_moves_a_card_with_its_descriptors_to_any_realm():
     s = board(realms={"a": [["L01"]], "b": [["L10", ("E10", ["D09"])]]})
     s, _ = roll(s, 5)
-    s, _ = act(s, "a", "mv:E10")
+    s, _ = act(s, "a", "move.card:E10")
     ks = keys(s, "a")
-    assert "dest:0.0" in ks and "dest:1.0" not in ks, "not to its own realm"
-    s, _ = act(s, "a", "dest:0.0")
+    assert "move.to:0.0" in ks and "move.to:1.0" not in ks, "not to its own realm"
+    s, _ = act(s, "a", "move.to:0.0")
     moved = s.domains["a"][0].cards[1]
     assert moved.card == "E10" and moved.descriptors == ["D09"]
     assert [p.card for p in s.domains["b"][0].cards] == ["L10"]
@@ -268,13 +271,13 @@ def test_transmigration_moves_a_card_with_its_descriptors_to_any_realm():
 def test_transmigration_of_a_descriptor_and_of_a_last_card():
     s = board(realms={"a": [["L01"]], "b": [[("L10", ["D09"])]]})
     s, _ = roll(s, 5)
-    s, _ = act(s, "a", "mv:D09")
-    s, _ = act(s, "a", "host:L01")
+    s, _ = act(s, "a", "move.card:D09")
+    s, _ = act(s, "a", "move.to:on.L01")
     assert s.domains["a"][0].cards[0].descriptors == ["D09"]
     s = board(realms={"a": [["L01"]], "b": [["L10"]]})
     s, _ = roll(s, 5)
-    s, _ = act(s, "a", "mv:L10")
-    s, _ = act(s, "a", "dest:0.0")
+    s, _ = act(s, "a", "move.card:L10")
+    s, _ = act(s, "a", "move.to:0.0")
     assert s.domains["b"] == [] and len(s.domains["a"][0].cards) == 2
 
 
@@ -289,8 +292,8 @@ def test_alteration_scores_the_descriptor_and_its_card_at_once():
     s = board(hands={"a": ["D10"]}, realms={"a": [["L01", "E07"]]})
     s, _ = roll(s, 6)
     assert "skip" in keys(s, "a")
-    s, _ = act(s, "a", "play:D10")
-    s, events = act(s, "a", "on:E07")
+    s, _ = act(s, "a", "play.card:D10")
+    s, events = act(s, "a", "play.to:on.E07")
     assert s.scores["a"] == 17
     assert s.domains["a"][0].cards[1].descriptors == ["D10"]
 
@@ -313,19 +316,19 @@ def test_recombination_rearranges_and_keeps_the_hand_size():
     s = board(hands={"a": ["E05"]}, realms={"a": [["L01", "O09"], ["L02", ("E01", ["D01"])]]})
     s, _ = roll(s, 7)
     assert "rc:done" in keys(s, "a")
-    s, _ = act(s, "a", "rc:pick:E01")
-    assert "rc:to:new" not in keys(s, "a") and "rc:to:r0" in keys(s, "a"), "no new realm"
-    s, _ = act(s, "a", "rc:hand")
+    s, _ = act(s, "a", "recombine.card:E01")
+    assert "recombine.to:new" not in keys(s, "a") and "recombine.to:r0" in keys(s, "a"), "no new realm"
+    s, _ = act(s, "a", "recombine.to:hand")
     assert sorted(s.hands["a"]) == ["D01", "E01", "E05"]
     assert "rc:done" not in keys(s, "a"), "the hand must end the same size"
-    s, _ = act(s, "a", "rc:put:E05")
-    s, _ = act(s, "a", "rc:to:r1")
-    s, _ = act(s, "a", "rc:pick:O09")
-    s, _ = act(s, "a", "rc:to:r1")
+    s, _ = act(s, "a", "recombine.card:E05")
+    s, _ = act(s, "a", "recombine.to:r1")
+    s, _ = act(s, "a", "recombine.card:O09")
+    s, _ = act(s, "a", "recombine.to:r1")
     assert len(s.domains["a"][0].cards) == 1
     assert "rc:done" not in keys(s, "a")
-    s, _ = act(s, "a", "rc:put:D01")
-    s, _ = act(s, "a", "rc:on:O09")
+    s, _ = act(s, "a", "recombine.card:D01")
+    s, _ = act(s, "a", "recombine.to:on.O09")
     s, _ = act(s, "a", "rc:done")
     assert sorted(s.hands["b"] + s.hands["a"])  # the turn moved on
     assert s.player == "b" and s.hands["a"] == ["E01"]
@@ -336,16 +339,16 @@ def test_recombination_ends_after_its_free_moves():
     s = board(realms={"a": [["L01", "O09"], ["L02"]]})
     s, _ = roll(s, 7)
     for _ in range(12):
-        s, _ = act(s, "a", "rc:pick:O09")
-        s, _ = act(s, "a", "rc:to:r1" if s.locate("O09")[1] == 0 else "rc:to:r0")
+        s, _ = act(s, "a", "recombine.card:O09")
+        s, _ = act(s, "a", "recombine.to:r1" if s.locate("O09")[1] == 0 else "recombine.to:r0")
     assert keys(s, "a") == ["rc:done"]
 
 
 def test_evocation_plays_the_drawn_card_at_once():
     s = board(realms={"a": [["L01"]]}, deck_top=("E09",))
     s, _ = roll(s, 8)
-    assert keys(s, "a") == ["to:r0"], "it must be played, no going back"
-    s, _ = act(s, "a", "to:r0")
+    assert keys(s, "a") == ["play.to:r0"], "it must be played, no going back"
+    s, _ = act(s, "a", "play.to:r0")
     assert s.domains["a"][0].cards[1].card == "E09"
 
 
@@ -411,26 +414,26 @@ def test_exhausted_deck_reshuffles_once_then_ends_with_a_last_scoring():
 
 def test_storytelling_on_asks_for_a_line_and_posts_it():
     s = board(hands={"a": ["E05"]}, realms={"a": [["L01"]]}, phase="play", options={"storytelling": "on"})
-    [a] = [x for x in G.legal_actions(s, "a") if x.key == "play:E05"]
+    [a] = [x for x in G.legal_actions(s, "a") if x.key == "play.card:E05"]
     assert a.text_prompt is None, "choosing the card changes no realm yet"
-    s, _ = act(s, "a", "play:E05")
-    [t] = [x for x in G.legal_actions(s, "a") if x.key == "to:r0"]
+    s, _ = act(s, "a", "play.card:E05")
+    [t] = [x for x in G.legal_actions(s, "a") if x.key == "play.to:r0"]
     assert t.text_prompt and not t.text_required
-    s2, events = act(s, "a", "to:r0", "Witches dance in the volcano.")
+    s2, events = act(s, "a", "play.to:r0", "Witches dance in the volcano.")
     assert any(e.kind == "story" and "Witches" in e.text for e in events)
-    s3, events = act(s, "a", "to:r0")  # a skipped line is fine unless strict
+    s3, events = act(s, "a", "play.to:r0")  # a skipped line is fine unless strict
     assert not any(e.kind == "story" for e in events)
 
 
 def _strict_move():
     s = board(players=("a", "b", "c"), hands={"a": ["E05", "O05"]}, realms={"a": [["L01"]]},
               phase="play", options={"storytelling": "strict"})
-    s, _ = act(s, "a", "play:E05")
-    [t] = [x for x in G.legal_actions(s, "a") if x.key == "to:r0"]
+    s, _ = act(s, "a", "play.card:E05")
+    [t] = [x for x in G.legal_actions(s, "a") if x.key == "play.to:r0"]
     assert t.text_required
     with pytest.raises(IllegalAction):
-        G.apply(s, "a", "to:r0")
-    s, _ = act(s, "a", "to:r0", "Witches brew in the volcano.")
+        G.apply(s, "a", "play.to:r0")
+    s, _ = act(s, "a", "play.to:r0", "Witches brew in the volcano.")
     return s
 
 
@@ -444,16 +447,17 @@ def test_strict_storytelling_majority_objection_undoes_the_move():
     assert any(e.kind == "objection_upheld" for e in events)
     assert G.to_act(s) == ["a"] and "E05" in s.hands["a"] and len(s.domains["a"][0].cards) == 1
     # E05 had only one place to go: that place, and so that card, are ruled out this turn
-    assert keys(s, "a") == ["play:O05"] and G.phase_timeout(s) is None
+    assert keys(s, "a") == ["play.card:O05"] and G.phase_timeout(s) is None
 
 
 def test_strict_objection_rules_out_only_the_chosen_spot_when_others_remain():
     s = board(players=("a", "b"), hands={"a": ["L05"]}, realms={"a": [["L01"]]}, phase="play",
               options={"storytelling": "strict"})
-    s, _ = act(s, "a", "play:L05")
-    s, _ = act(s, "a", "to:new", "A lake appears.")
+    s, _ = act(s, "a", "play.card:L05")
+    s, _ = act(s, "a", "play.to:new", "A lake appears.")
     s, _ = act(s, "b", "obj:yes")
-    assert s.pending == ["L05"] and keys(s, "a") == ["to:r0", "back"]
+    assert s.building == Building(verb="play", args={"card": "L05"})
+    assert keys(s, "a") == ["play.to:r0", "play.back"]
 
 
 def test_strict_storytelling_the_move_stands_without_a_majority():
@@ -487,9 +491,24 @@ def test_views_never_show_another_hand_and_ignore_the_deck_order():
 def test_state_round_trips_through_json():
     s = board(hands={"a": ["E05"]}, realms={"a": [["L01", ("E01", ["D01"])]]}, phase="play",
               options={"storytelling": "strict"})
-    s, _ = act(s, "a", "play:E05")
-    s, _ = act(s, "a", "to:r0", "A line.")
+    s, _ = act(s, "a", "play.card:E05")
+    s, _ = act(s, "a", "play.to:r0", "A line.")
     assert G.load_state(G.dump_state(s)) == s
+
+
+def test_a_state_saved_with_pending_cards_loads_as_the_move_being_built():
+    """States saved before the step plans kept the chosen card as `pending` and spelled the
+    moves an objection ruled out with the old keys."""
+    s = board(hands={"a": ["E05", "O05"]}, realms={"a": [["L01"], ["L02"]]}, phase="play",
+              options={"storytelling": "strict"})
+    s, _ = act(s, "a", "play.card:E05")
+    data = json.loads(G.dump_state(s))
+    del data["building"]
+    data["pending"], data["forbidden"] = ["E05"], ["1/play//E05|to:r0", "1/play//|play:O05"]
+    old = G.load_state(json.dumps(data))
+    assert old.building == s.building
+    assert old.forbidden == ["1/play//E05|play.to:r0", "1/play//|play.card:O05"]
+    assert keys(old, "a") == ["play.to:r1", "play.back"]
 
 
 def test_rules_pages_state_the_tie_and_exhausted_deck_rules():
@@ -501,8 +520,8 @@ def test_rules_pages_state_the_tie_and_exhausted_deck_rules():
 def test_strict_objection_to_a_recombination_restores_its_start():
     s = board(realms={"a": [["L01", "O09"], ["L02"]]}, options={"storytelling": "strict"})
     s, _ = roll(s, 7)
-    s, _ = act(s, "a", "rc:pick:O09")
-    s, _ = act(s, "a", "rc:to:r1")
+    s, _ = act(s, "a", "recombine.card:O09")
+    s, _ = act(s, "a", "recombine.to:r1")
     s, _ = act(s, "a", "rc:done", "The boulder rolls downhill.")
     s, events = act(s, "b", "obj:yes")
     assert any(e.kind == "objection_upheld" for e in events)
@@ -521,9 +540,9 @@ def _auto(s, player="a"):
 
 def test_auto_player_completes_a_realm():
     s = board(hands={"a": ["O01", "E10"]}, realms={"a": [["L05", "A05", ("E05", ["D05"])]]}, phase="play")
-    assert _auto(s) == "play:O01"
-    s, _ = act(s, "a", "play:O01")
-    assert _auto(s) == "to:r0"
+    assert _auto(s) == "play.card:O01"
+    s, _ = act(s, "a", "play.card:O01")
+    assert _auto(s) == "play.to:r0"
 
 
 def test_auto_player_destroys_the_leaders_best_card():

@@ -121,46 +121,46 @@ def _public(s: GomState, player: str) -> list[str]:
 
 def test_play_phase_targets_of_a_picked_card_are_private():
     s = board(hands={"a": ["L03", "E05"]}, realms={"a": [["L01"]]}, phase="play")
-    s, _ = act(s, "a", "play:L03")
+    s, _ = act(s, "a", "play.card:L03")
     acts = G.legal_actions(s, "a")
-    assert {a.key for a in acts} == {"to:new", "to:r0", "back"}
-    assert all(a.private for a in acts if a.key != "back"), "the targets name the card"
-    assert _public(s, "a") == ["back"] and "Circus" not in str(public_actions(s))
+    assert {a.key for a in acts} == {"play.to:new", "play.to:r0", "play.back"}
+    assert all(a.private for a in acts if a.key != "play.back"), "the targets name the card"
+    assert _public(s, "a") == ["play.back"] and "Circus" not in str(public_actions(s))
     assert leaks_of_state(s) == {}
 
 
 def test_creation_alteration_and_evocation_targets_are_private():
     s = board(hands={"a": ["E05", "D07"]}, realms={"a": [["L01"]]}, deck_top=("O04",))
     s, _ = roll(s, 1)
-    s, _ = act(s, "a", "play:E05")
-    assert _public(s, "a") == ["back"] and leaks_of_state(s) == {}
+    s, _ = act(s, "a", "play.card:E05")
+    assert _public(s, "a") == ["play.back"] and leaks_of_state(s) == {}
     s = board(hands={"a": ["D07"]}, realms={"a": [["L01", "E02"]]})
     s, _ = roll(s, 6)
-    s, _ = act(s, "a", "play:D07")
-    assert _public(s, "a") == ["back"] and leaks_of_state(s) == {}
+    s, _ = act(s, "a", "play.card:D07")
+    assert _public(s, "a") == ["play.back"] and leaks_of_state(s) == {}
     s = board(realms={"a": [["L01"]]}, deck_top=("O04",))
     s, _ = roll(s, 8)
-    assert keys(s, "a") == ["to:r0"] and _public(s, "a") == [], "the evoked card is still in the hand"
+    assert keys(s, "a") == ["play.to:r0"] and _public(s, "a") == [], "the evoked card is still in the hand"
     assert leaks_of_state(s) == {}
 
 
 def test_recombination_placing_a_hand_card_is_private_and_moving_a_card_in_play_is_public():
     s = board(hands={"a": ["E05"]}, realms={"a": [["L01", "O09"], ["L02"]]})
     s, _ = roll(s, 7)
-    s, _ = act(s, "a", "rc:pick:O09")
-    assert "rc:to:r1" in _public(s, "a"), "a card in play: everyone saw it"
-    s, _ = act(s, "a", "back")
-    s, _ = act(s, "a", "rc:put:E05")
-    assert "rc:to:r0" in keys(s, "a") and _public(s, "a") == ["back"]
+    s, _ = act(s, "a", "recombine.card:O09")
+    assert "recombine.to:r1" in _public(s, "a"), "a card in play: everyone saw it"
+    s, _ = act(s, "a", "recombine.back")
+    s, _ = act(s, "a", "recombine.card:E05")
+    assert "recombine.to:r0" in keys(s, "a") and _public(s, "a") == ["recombine.back"]
     assert leaks_of_state(s) == {}
 
 
 def test_transformation_choices_depend_on_the_hand_so_they_are_private():
     s = board(hands={"a": ["E01", "O05"]}, realms={"a": [["L01"]], "b": [["L10", "E10"]]})
     s, _ = roll(s, 2)
-    assert "tf:E10" in keys(s, "a") and _public(s, "a") == [], "which cards can be transformed tells suits"
-    s, _ = act(s, "a", "tf:E10")
-    assert _public(s, "a") == ["back"]
+    assert "transform.target:E10" in keys(s, "a") and _public(s, "a") == [], "which cards can be transformed tells suits"
+    s, _ = act(s, "a", "transform.target:E10")
+    assert _public(s, "a") == ["transform.back"]
     assert G.view(s, None).pending_public == [], "the chosen target tells a suit of the hand"
     assert [c.id for c in G.view(s, "a").pending_private] == ["E10"], "the mover still sees it"
     assert G.view(s, "b").pending_private == []
@@ -219,8 +219,8 @@ def test_evocation_card_that_fits_nowhere_is_named_only_to_its_player():
 def test_alteration_in_a_realm_of_imagination_scores_nothing():
     s = board(hands={"a": ["D10"]}, realms={"a": [["E07", "A02"]]})
     s, _ = roll(s, 6)
-    s, _ = act(s, "a", "play:D10")
-    s, events = act(s, "a", "on:E07")
+    s, _ = act(s, "a", "play.card:D10")
+    s, events = act(s, "a", "play.to:on.E07")
     assert s.scores["a"] == 0, "a realm without a Location does not score"
     assert s.domains["a"][0].cards[0].descriptors == ["D10"]
     [e] = [e for e in events if e.kind == "alteration_score"]
@@ -228,9 +228,9 @@ def test_alteration_in_a_realm_of_imagination_scores_nothing():
     # the automatic player knows it: the small host that scores, not the big one that does not
     s = board(hands={"a": ["D01"]}, realms={"a": [["E10"], ["L01"]]})
     s, _ = roll(s, 6)
-    assert G.auto_action(s, "a", Rng(seed=0)).key == "play:D01"
-    s, _ = act(s, "a", "play:D01")
-    assert G.auto_action(s, "a", Rng(seed=0)).key == "on:L01"
+    assert G.auto_action(s, "a", Rng(seed=0)).key == "play.card:D01"
+    s, _ = act(s, "a", "play.card:D01")
+    assert G.auto_action(s, "a", Rng(seed=0)).key == "play.to:on.L01"
     s = board(hands={"a": ["D01"]}, realms={"a": [["E10"]]})
     s, _ = roll(s, 6)
     assert G.auto_action(s, "a", Rng(seed=0)).key == "skip", "nothing to score: no Descriptor spent"
@@ -349,20 +349,20 @@ def test_resample_keeps_a_picked_card_a_valid_choice():
     # b is placing a card picked from the hand: a redealt hand still holds a card that can go there
     s = board(hands={"a": ["O01"], "b": ["L03", "E05", "D02", "O07"]}, realms={"b": [["L01"]]},
               phase="play", current=1)
-    s, _ = act(s, "b", "play:E05")
+    s, _ = act(s, "b", "play.card:E05")
     for seed in range(30):
         r = _check_resample(s, "a", Rng(seed=seed))
-        assert r.pending[0] in r.hands["b"] and keys(r, "b")[-1] == "back"
+        assert r.pending[0] in r.hands["b"] and keys(r, "b")[-1] == "play.back"
     # the Alteration's Descriptor stays a Descriptor; a Transformation's hand keeps the suit
     s = board(hands={"b": ["D02", "E05"]}, realms={"b": [["L01", "E03"]]}, current=1)
     s, _ = roll(s, 6, "b")
-    s, _ = act(s, "b", "play:D02")
+    s, _ = act(s, "b", "play.card:D02")
     for seed in range(30):
         r = _check_resample(s, None, Rng(seed=seed))
         assert r.suit(r.pending[0]).value == "descriptor" and r.pending[0] in r.hands["b"]
     s = board(hands={"b": ["E01", "O05"]}, realms={"a": [["L01", "E10"]]}, current=1)
     s, _ = roll(s, 2, "b")
-    s, _ = act(s, "b", "tf:E10")
+    s, _ = act(s, "b", "transform.target:E10")
     for seed in range(30):
         r = _check_resample(s, "a", Rng(seed=seed))
         assert any(r.suit(c).value == "entity" for c in r.hands["b"])
@@ -371,8 +371,8 @@ def test_resample_keeps_a_picked_card_a_valid_choice():
 def test_resample_in_strict_storytelling_remaps_the_snapshot_and_forbidden_moves():
     s = board(players=("a", "b", "c"), hands={"a": ["E05", "O05"], "b": ["A01", "A02"]},
               realms={"a": [["L01"]]}, phase="play", options={"storytelling": "strict"})
-    s, _ = act(s, "a", "play:E05")
-    s, _ = act(s, "a", "to:r0", "Witches brew in the volcano.")
+    s, _ = act(s, "a", "play.card:E05")
+    s, _ = act(s, "a", "play.to:r0", "Witches brew in the volcano.")
     s, _ = act(s, "b", "obj:yes")
     for viewer in (None, "b"):
         r = _check_resample(s, viewer, Rng(seed=4))
