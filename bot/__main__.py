@@ -1,4 +1,6 @@
-"""python -m bot: run the Discord bot. python -m bot play ...: the local table."""
+"""python -m bot (or `pantheon`): run the Discord bot.
+python -m bot play GAME ...: a game in the terminal (the local table; play --help for options).
+python -m bot health: whether the running bot is connected (reads HEARTBEAT_PATH)."""
 
 from __future__ import annotations
 
@@ -73,6 +75,29 @@ def load_games(settings: Settings) -> str | None:
     return None
 
 
+def health(settings: Settings) -> int:
+    """`python -m bot health`: 0 when the running bot wrote its heartbeat lately (it is
+    connected to Discord), 1 otherwise, with one line saying why. The Docker health check."""
+    import time
+
+    from bot.app import HEARTBEAT_STALE
+
+    path = settings.heartbeat_path
+    if path is None:
+        print("HEARTBEAT_PATH is not set, so the bot writes no heartbeat.", file=sys.stderr)
+        return 1
+    try:
+        age = time.time() - float(path.read_text(encoding="utf-8").strip())
+    except (OSError, ValueError):
+        print(f"No heartbeat in {path}: the bot is not connected yet.", file=sys.stderr)
+        return 1
+    if age > HEARTBEAT_STALE:
+        print(f"The last heartbeat is {age:.0f} s old: the bot is not connected.", file=sys.stderr)
+        return 1
+    print(f"Connected (heartbeat {age:.0f} s ago).")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in {"-h", "--help"}:
@@ -83,6 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # a malformed .env
         print(f"Pantheon's settings are not valid: {exc}", file=sys.stderr)
         return 2
+    if argv and argv[0] == "health":
+        return health(settings)
     problem = load_games(settings)
     if problem:
         print(problem, file=sys.stderr)
@@ -97,6 +124,38 @@ def main(argv: list[str] | None = None) -> int:
         print(no_token_message(), file=sys.stderr)
         return 2
     return asyncio.run(_run(settings))
+
+
+async def _until_stopped(bot, token: str) -> None:
+    """Run the bot until it stops by itself or SIGTERM/SIGINT arrives (`docker stop`, a service
+    manager, Ctrl-C); then close it cleanly: the gateway, the timers, the database."""
+    import signal
+
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError):  # not the main thread, or no signals here
+            pass
+    runner = asyncio.ensure_future(bot.start(token))
+    stopper = asyncio.ensure_future(stop.wait())
+    try:
+        done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        if runner in done:
+            runner.result()  # a login or network failure is raised to the caller
+            return
+        logging.getLogger("pantheon").info("stopping: closing the connection and the database")
+        await bot.close()
+        runner.cancel()
+        try:
+            await runner
+        except (asyncio.CancelledError, Exception):
+            pass
+    finally:
+        stopper.cancel()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(sig)
 
 
 async def _run(settings: Settings) -> int:
@@ -123,7 +182,7 @@ async def _run(settings: Settings) -> int:
 
     try:
         async with bot:
-            await bot.start(settings.discord_token)
+            await _until_stopped(bot, settings.discord_token)
     except discord.LoginFailure:
         print("Discord refused the token: check DISCORD_TOKEN in .env.", file=sys.stderr)
         return 2

@@ -26,6 +26,11 @@ from rules.core.content import set_content_dir
 
 log = logging.getLogger("pantheon")
 
+HEARTBEAT_SECONDS = 30.0
+"""How often the heartbeat file is written while connected."""
+HEARTBEAT_STALE = 90.0
+"""A heartbeat older than this means the bot is not connected (or not running)."""
+
 
 class PantheonBot(commands.Bot):
     """discord.py's Bot with Pantheon's store, session service and controller attached."""
@@ -45,6 +50,7 @@ class PantheonBot(commands.Bot):
         self.service: SessionService | None = None
         self.controller: Controller | None = None
         self._timer_task: asyncio.Task | None = None
+        self._heartbeat_task: asyncio.Task | None = None
 
     async def setup_hook(self) -> None:
         if self.settings.content_dir:
@@ -75,6 +81,21 @@ class PantheonBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("connected as %s to %d server(s)", self.user, len(self.guilds))
+        if self.settings.heartbeat_path and self._heartbeat_task is None:
+            self._heartbeat_task = asyncio.create_task(self._heartbeat(), name="pantheon-heartbeat")
+
+    async def _heartbeat(self) -> None:
+        """While connected, the time goes into the heartbeat file (the health check reads it)."""
+        path = self.settings.heartbeat_path
+        assert path is not None
+        while not self.is_closed():
+            if self.is_ready() and not self.is_ws_ratelimited():
+                try:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    path.write_text(f"{time.time():.0f}\n", encoding="utf-8")
+                except OSError as exc:
+                    log.warning("heartbeat file %s: %s", path, exc)
+            await asyncio.sleep(HEARTBEAT_SECONDS)
 
     async def sync_commands(self) -> None:
         """Instant sync to the development guild, or a global sync."""
@@ -100,10 +121,12 @@ class PantheonBot(commands.Bot):
             await asyncio.sleep(delay)
 
     async def close(self) -> None:
-        if self._timer_task is not None:
-            self._timer_task.cancel()
+        for task in (self._timer_task, self._heartbeat_task):
+            if task is None:
+                continue
+            task.cancel()
             try:
-                await self._timer_task
+                await task
             except (asyncio.CancelledError, Exception):
                 pass
         await super().close()

@@ -22,6 +22,9 @@ class Settings(BaseSettings):
     )
     content_dir: Path | None = Field(default=None, description="A content pack that extends or replaces the shipped content.")
     log_level: str = "INFO"
+    heartbeat_path: Path | None = Field(
+        default=None, description="While connected, the bot writes the time here every 30 s "
+        "(`python -m bot health` reads it: the Docker health check).")
     timer_poll_seconds: float = Field(
         default=15.0, description="Longest sleep between two checks of turn timers."
     )

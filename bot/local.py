@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import re
+import signal
 import sys
 
 import rules
@@ -119,6 +120,10 @@ async def _loop(svc: SessionService, session_id: int, ask, out) -> int:
         _print_events(out, result.session, result.events, pid)
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot play", description="Play a game in the terminal.")
     parser.add_argument("game", choices=sorted(rules.GAMES))
@@ -132,6 +137,9 @@ def main(argv: list[str]) -> int:
     if args.bots is None:
         args.bots = max(0, game.min_players - args.players)
     settings = Settings()
+    # `docker stop` and service managers send SIGTERM: stop like Ctrl-C (every move is already
+    # committed, so there is nothing else to save)
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
         return asyncio.run(play(args, settings))
     except StoreError as exc:

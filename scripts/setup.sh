@@ -8,9 +8,10 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 stamp=.venv/.pantheon-installed
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ requirements.lock -nt "$stamp" ]; then
   echo "Installing Pantheon's dependencies into .venv (a minute or two the first time) ..." >&2
   .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet -e ".[dev]"
+  # the exact versions the tests passed with (requirements.lock) as constraints
+  .venv/bin/python -m pip install --quiet -c requirements.lock -e ".[dev]"
   touch "$stamp"
 fi

@@ -170,3 +170,83 @@ async def test_local_table_offers_reactions_to_the_other_people_at_the_keyboard(
     assert await play(args, settings, ask=ask, out=out.append) == 0
     text = "\n".join(out)
     assert "may react) Echo" in text and "echoes." in text and "game over" in text.lower()
+
+
+def test_sigterm_stops_the_local_table_cleanly(tmp_path):
+    """`docker stop` sends SIGTERM: the local table says it saved and exits 0 at once."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    env = {k: v for k, v in os.environ.items() if k not in {"DISCORD_TOKEN", "CONTENT_DIR"}}
+    env["DATABASE_PATH"] = str(tmp_path / "x.db")
+    proc = subprocess.Popen([sys.executable, "-m", "bot", "play", "deathly-thrones"], cwd=tmp_path,
+                            env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    seen = ""
+    deadline = time.monotonic() + 60
+    assert proc.stdout is not None
+    while "choose" not in seen and time.monotonic() < deadline:
+        seen += proc.stdout.readline()
+    assert "choose" in seen, seen
+    proc.send_signal(signal.SIGTERM)
+    out, _ = proc.communicate(timeout=30)
+    assert proc.returncode == 0 and "Saved" in out
+
+
+def test_sigterm_closes_the_bot_and_its_database(monkeypatch, tmp_path):
+    """The bot process (`python -m bot`) closes the gateway, the timers and the store on
+    SIGTERM and exits 0, instead of being killed after docker's grace period."""
+    import asyncio
+    import os
+    import signal
+
+    import discord
+
+    from bot.store import Store
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "abc.def.ghi")
+    monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "p.db"))
+    closed: list[bool] = []
+    real_close = Store.close
+
+    async def close(self):
+        closed.append(True)
+        await real_close(self)
+
+    async def start(self, token, *, reconnect=True):  # "connected": runs until stopped
+        asyncio.get_running_loop().call_later(0.1, os.kill, os.getpid(), signal.SIGTERM)
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr(Store, "close", close)
+    monkeypatch.setattr(discord.Client, "start", start)
+    before = signal.getsignal(signal.SIGTERM)
+    assert main([]) == 0
+    assert closed  # the database was closed (everything committed)
+    assert signal.getsignal(signal.SIGTERM) == before  # the handler is gone with the loop
+
+
+async def test_heartbeat_and_health_check(tmp_path):
+    import asyncio
+    import time
+
+    from bot.__main__ import health
+    from tests.bot.e2e import make_bot
+    from tests.support.discord_harness import DiscordHarness
+
+    beat = tmp_path / "beat"
+    settings = Settings(database_path=tmp_path / "p.db", discord_token="", heartbeat_path=beat)
+    assert health(settings) == 1  # nothing yet
+    bot = make_bot(tmp_path / "p.db")
+    bot.settings = settings
+    async with DiscordHarness(bot):
+        for _ in range(50):
+            if beat.exists():
+                break
+            await asyncio.sleep(0.01)
+        assert beat.exists()
+        assert health(settings) == 0
+    beat.write_text(f"{time.time() - 600:.0f}\n")
+    assert health(settings) == 1  # stale: not connected
