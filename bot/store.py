@@ -123,6 +123,14 @@ MIGRATIONS: list[list[str]] = [
         )""",
         "ALTER TABLE seats ADD COLUMN record TEXT",
     ],
+    [  # 6: each content version a game started with (a pack may change under running games)
+        """CREATE TABLE contents (
+            game_id TEXT NOT NULL,
+            version TEXT NOT NULL,
+            data TEXT NOT NULL,
+            PRIMARY KEY (game_id, version)
+        )""",
+    ],
 ]
 
 LATEST_VERSION = len(MIGRATIONS)
@@ -403,6 +411,18 @@ class Store:
             for record in records:
                 await self._put_record(conn, record)
         return True
+
+    # --- content versions -------------------------------------------------------------
+    async def put_content(self, game_id: str, version: str, data: str) -> None:
+        """Keep a content version (once: a version never changes)."""
+        await self._write(
+            "INSERT INTO contents (game_id, version, data) VALUES (?, ?, ?) "
+            "ON CONFLICT (game_id, version) DO NOTHING", (game_id, version, data))
+
+    async def get_content(self, game_id: str, version: str) -> str | None:
+        rows = await self._fetch("SELECT data FROM contents WHERE game_id = ? AND version = ?",
+                                 (game_id, version))
+        return rows[0][0] if rows else None
 
     # --- records carried between sessions -------------------------------------------
     @staticmethod

@@ -135,6 +135,7 @@ class ServiceBase:
         self.records = Records(store)
         # In-process optimisation only: the version compare-and-swap is the guarantee.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._kept: set[tuple[str, str]] = set()  # content versions already in the database
 
     # --- plumbing ---------------------------------------------------------------
     @asynccontextmanager
@@ -150,7 +151,37 @@ class ServiceBase:
         session = await self.store.load(session_id)
         if session is None:
             raise ServiceError(f"There is no game #{session_id}.")
+        return await self.with_content(session)
+
+    async def with_content(self, session: Session) -> Session:
+        """Make sure the content version the session's game started with is loaded here (the
+        server's pack may have changed since, and this may be a new process): it comes back
+        from the database."""
+        if session.state_json is None:
+            return session
+        game = session.game()
+        pinned = game.pinned_content()
+        if pinned is None:
+            return session
+        version = game.content_version(session.state())
+        if version is None or pinned.knows(version):
+            return session
+        kept = await self.store.get_content(game.id, version)
+        if kept is None:
+            raise ServiceError(f"The cards this game of {game.name} started with are no longer "
+                               "known; it cannot go on. `/game end` it and start a new one.")
+        pinned.restore(version, kept)
         return session
+
+    async def keep_content(self, session: Session) -> None:
+        """Write the content version a starting game uses to the database (once per version)."""
+        game = session.game()
+        pinned = game.pinned_content()
+        version = game.content_version(session.state()) if session.state_json else None
+        if pinned is None or version is None or (game.id, version) in self._kept:
+            return
+        await self.store.put_content(game.id, version, pinned.dump(version))
+        self._kept.add((game.id, version))
 
     async def _save(self, session: Session, expected: int, *, seats: bool = True,
                     log_rows: list[LogEntry] | None = None,

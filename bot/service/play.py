@@ -43,6 +43,8 @@ class PlayService(LobbyService, CommitService):
             opening = game.start([s.player_id for s in session.seats], session.game_options, seed,
                                  records=records)
             change.state = opening.state
+            session.set_state(opening.state)
+            await self.keep_content(session)  # the content version this game plays with
             session.status = "active"
             names = ", ".join(who(s.player_id) for s in session.seats)
             # the seed fixes every shuffle and roll: it stays inside the state, never in an event

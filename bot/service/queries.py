@@ -15,14 +15,16 @@ from bot.service.base import (
 class QueryService(ServiceBase):
     # --- queries ---------------------------------------------------------------------
     async def active_in_channel(self, channel_id: int) -> Session | None:
-        return await self.store.open_in_channel(channel_id)
+        session = await self.store.open_in_channel(channel_id)
+        return await self.with_content(session) if session is not None else None
 
     async def latest_in_channel(self, channel_id: int) -> Session | None:
         """The newest session of this channel, finished ones included."""
-        return await self.store.latest_in_channel(channel_id)
+        session = await self.store.latest_in_channel(channel_id)
+        return await self.with_content(session) if session is not None else None
 
     async def sessions_of_user(self, user_id: int) -> list[Session]:
-        return await self.store.active_of_user(user_id)
+        return [await self.with_content(s) for s in await self.store.active_of_user(user_id)]
 
     async def recent_log(self, session_id: int, limit: int = 15) -> list[LogEntry]:
         return await self.store.recent_log(session_id, limit)

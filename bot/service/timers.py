@@ -26,8 +26,12 @@ class TimerService(CommitService):
         for sid, deadline, remind_at, reminded in await self.store.timed_sessions(due_by=now):
             if not reminded and remind_at is not None and remind_at <= now < deadline:
                 session = await self.store.load(sid)
-                if session is not None:
-                    out.append(session)
+                if session is None:
+                    continue
+                try:
+                    out.append(await self.with_content(session))
+                except ServiceError:
+                    continue  # its content is gone: nobody to remind of an unplayable game
         return out
 
     async def mark_reminded(self, session_id: int, deadline: float | None = None) -> None:

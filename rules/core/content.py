@@ -7,9 +7,11 @@ replaces the shipped one, a new file adds to it.
 
 from __future__ import annotations
 
+import hashlib
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 import yaml
 from pydantic import BaseModel, ValidationError
@@ -75,3 +77,59 @@ def _explain(path: Path, exc: ValidationError) -> str:
         where = ".".join(str(p) for p in err["loc"]) or "(top)"
         lines.append(f"  at {where}: {err['msg']}")
     return "\n".join(lines)
+
+
+class UnknownContent(KeyError):
+    """A state names a content version this process does not hold (the files changed since
+    the game started): restore it from where it was kept (`Pinned.restore`)."""
+
+
+class Pinned(Generic[M]):
+    """One game's content, by version: a running game names the version it started with and
+    keeps reading that one, even after a server changes its content pack.
+
+    A version is a hash of the content's canonical JSON, so the same cards give the same version
+    whatever the files look like. `current()` loads the files (through the game's loader) and
+    registers their version; `dump` / `restore` carry a version to a process that has not seen
+    it (the bot keeps each version it used in its database)."""
+
+    def __init__(self, game_id: str, model: type[M], load: Callable[[], M]):
+        self.game_id = game_id
+        self.model = model
+        self._load = load
+        self._versions: dict[str, M] = {}
+        self._current: dict[tuple[str, ...], str] = {}
+
+    def current(self) -> str:
+        """The version of the content in the files now (a server's pack applied)."""
+        roots = tuple(str(r) for r in content_roots())
+        version = self._current.get(roots)
+        if version is None:
+            version = self.add(self._load())
+            self._current[roots] = version
+        return version
+
+    def add(self, content: M) -> str:
+        """Register content; returns its version."""
+        text = content.model_dump_json()
+        version = hashlib.sha256(text.encode()).hexdigest()[:16]
+        self._versions.setdefault(version, content)
+        return version
+
+    def get(self, version: str) -> M:
+        try:
+            return self._versions[version]
+        except KeyError:
+            raise UnknownContent(f"{self.game_id} content version {version} is not loaded") from None
+
+    def knows(self, version: str) -> bool:
+        return version in self._versions
+
+    def dump(self, version: str) -> str:
+        return self.get(version).model_dump_json()
+
+    def restore(self, version: str, text: str) -> None:
+        """Bring back a version kept elsewhere; refuses text that is not that version."""
+        content = self.model.model_validate_json(text)
+        if self.add(content) != version:
+            raise ContentError(f"the kept {self.game_id} content does not match version {version}")

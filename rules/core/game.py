@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from rules.core.content import Pinned
 from rules.core.rng import Rng
 
 
@@ -274,6 +275,17 @@ class Game(ABC, Generic[StateT, ViewT]):
             reseeded = Rng(seed=rng.randint(0, 2**62), counter=current.counter)
             clone = clone.model_copy(update={"rng": reseeded})
         return clone
+
+    def pinned_content(self) -> Pinned[Any] | None:
+        """The game's content versions (`rules.core.content.Pinned`) when its states name the
+        version they play with; None when the game reads nothing that a pack could change
+        under a running game."""
+        return None
+
+    def content_version(self, state: StateT) -> str | None:
+        """The content version this state plays with (its `content` field), if any."""
+        version = getattr(state, "content", None)
+        return version if isinstance(version, str) else None
 
     def check_invariants(self, state: StateT) -> None:
         """Raise AssertionError when the state breaks one of the game's invariants."""

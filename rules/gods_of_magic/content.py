@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rules.core.content import ContentError, content_files, content_roots, load_model
+from rules.core.content import ContentError, Pinned, content_files, content_roots, load_model
 
 GAME_ID = "gods-of-magic"
 
@@ -119,3 +119,25 @@ def load_deck() -> list[CardDef]:
 
 def clear_cache() -> None:
     _cache.clear()
+
+
+class Deck(BaseModel):
+    """The cards of one game's deck (a server's pack applied): the content a game pins."""
+
+    model_config = ConfigDict(frozen=True)
+
+    cards: list[CardDef]
+
+
+DECKS: Pinned[Deck] = Pinned(GAME_ID, Deck, lambda: Deck(cards=load_deck()))
+"""Every deck version this process knows; a state names the one its game started with."""
+
+_by_id: dict[str, dict[str, CardDef]] = {}
+
+
+def cards_of(version: str) -> dict[str, CardDef]:
+    """The cards of a deck version, by id."""
+    found = _by_id.get(version)
+    if found is None:
+        found = _by_id[version] = {c.id: c for c in DECKS.get(version).cards}
+    return found

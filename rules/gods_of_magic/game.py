@@ -15,8 +15,9 @@ from rules.core import (
     RulesPage,
     who,
 )
+from rules.core.content import Pinned
 from rules.gods_of_magic import magic
-from rules.gods_of_magic.content import Suit, load_deck
+from rules.gods_of_magic.content import DECKS, Deck, Suit, load_deck
 from rules.gods_of_magic.moves import (
     can_draw,
     draw,
@@ -88,7 +89,7 @@ class GodsOfMagic(Game[GomState, GomView]):
         rng = Rng(seed=seed)
         order = rng.shuffled([c.id for c in deck])
         hands = {p: [order.pop() for _ in range(DEAL)] for p in players}
-        return GomState(players=list(players), options=opts, cards={c.id: c for c in deck}, rng=rng,
+        return GomState(players=list(players), options=opts, content=DECKS.current(), rng=rng,
                         deck=order, hands=hands, domains={p: [] for p in players},
                         scores={p: 0 for p in players}, setup_played={p: 0 for p in players})
 
@@ -371,6 +372,9 @@ class GodsOfMagic(Game[GomState, GomView]):
             if s.exhausted and s.phase != "over":
                 self._final_scoring(s, events)
         return s
+
+    def pinned_content(self) -> Pinned[Deck]:
+        return DECKS
 
     # --- views and results ---------------------------------------------------------------
     def view(self, state: GomState, player: str | None) -> GomView:

@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from rules.core import Rng
 from rules.core.steps import Building
-from rules.gods_of_magic.content import CardDef, Suit
+from rules.gods_of_magic.content import DECKS, CardDef, Deck, Suit, cards_of
 
 HAND_LIMIT = 10
 DEAL = 10
@@ -87,8 +87,9 @@ class DiceInfo(BaseModel):
 class GomState(BaseModel):
     players: list[str]
     options: dict[str, str]
-    cards: dict[str, CardDef]
-    """Every card of this game's deck, by id (the deck actually used, a pack's changes applied)."""
+    content: str
+    """The version of the deck this game plays with (`content.DECKS`): the cards themselves are
+    not copied into every state, and a game keeps its deck when a server changes its pack."""
     rng: Rng
     deck: list[str]
     discard: list[str] = Field(default_factory=list)
@@ -126,6 +127,20 @@ class GomState(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
+    def _legacy_cards(cls, data: Any) -> Any:
+        """A state saved before decks were pinned carried its whole catalogue as `cards`: it is
+        registered as a deck version of its own, and the state names it."""
+        if not isinstance(data, dict) or "cards" not in data:
+            return data
+        data = dict(data)
+        cards = data.pop("cards")
+        if "content" not in data:
+            listed = list(cards.values()) if isinstance(cards, dict) else list(cards)
+            data["content"] = DECKS.add(Deck.model_validate({"cards": listed}))
+        return data
+
+    @model_validator(mode="before")
+    @classmethod
     def _legacy_pending(cls, data: Any) -> Any:
         """A state saved before the step plans kept the move under way as `pending`, the card
         ids chosen so far: it becomes the same move being built, and the moves an objection
@@ -150,6 +165,11 @@ class GomState(BaseModel):
         return data
 
     # --- queries ----------------------------------------------------------
+    @property
+    def cards(self) -> dict[str, CardDef]:
+        """Every card of this game's deck, by id."""
+        return cards_of(self.content)
+
     def card(self, cid: str) -> CardDef:
         return self.cards[cid]
 
