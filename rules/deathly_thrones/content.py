@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from rules.core.content import ContentError, content_files, load_model
+from rules.core.content import ContentError, Pinned, content_files, content_roots, load_model
 
 GAME_ID = "deathly-thrones"
 QUEST_LENGTH = 40
@@ -134,9 +134,23 @@ class CharacterFile(BaseModel):
         return self
 
 
-@cache
 def characters() -> dict[str, Character]:
-    """The characters, in file order (the first is the default)."""
+    """The characters, in file order (the first is the default), from the content in use now
+    (a server's pack applied: `CONTENT_DIR` set at any time before the call is honoured)."""
+    return _characters(_roots())
+
+
+def quests() -> dict[str, Quest]:
+    """Every quest by id (the file stem), sorted by id, from the content in use now."""
+    return _quests(_roots())
+
+
+def _roots() -> tuple[str, ...]:
+    return tuple(str(r) for r in content_roots())
+
+
+@cache
+def _characters(roots: tuple[str, ...]) -> dict[str, Character]:
     files = content_files(GAME_ID, "characters.yaml")
     if not files:
         raise ContentError(f"content/{GAME_ID}/characters.yaml is missing")
@@ -144,8 +158,7 @@ def characters() -> dict[str, Character]:
 
 
 @cache
-def quests() -> dict[str, Quest]:
-    """Every quest by id (the file stem), sorted by id."""
+def _quests(roots: tuple[str, ...]) -> dict[str, Quest]:
     found: dict[str, Quest] = {}
     for path in content_files(GAME_ID, "quests/*.yaml"):
         quest = load_model(path, Quest)
@@ -154,3 +167,22 @@ def quests() -> dict[str, Quest]:
         raise ContentError(f"content/{GAME_ID}/quests/ holds no quest")
     return found
 
+
+
+class RunContent(BaseModel):
+    """What one run plays with: its character and its quest, pinned when the run starts."""
+
+    model_config = ConfigDict(frozen=True)
+
+    character: Character
+    quest: Quest
+
+
+RUNS: Pinned[RunContent] = Pinned(GAME_ID, RunContent, lambda: RunContent(
+    character=next(iter(characters().values())), quest=next(iter(quests().values()))))
+"""Every (character, quest) version this process knows; a run names its own."""
+
+
+def pin_run(character_id: str, quest_id: str) -> str:
+    """The content version of a run with this character and quest (as the files have them now)."""
+    return RUNS.add(RunContent(character=characters()[character_id], quest=quests()[quest_id]))

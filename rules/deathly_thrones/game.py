@@ -16,6 +16,7 @@ from rules.core import (
     RulesPage,
     who,
 )
+from rules.core.content import Pinned
 from rules.deathly_thrones import help as help_text
 from rules.deathly_thrones import policy
 from rules.deathly_thrones.combat import (
@@ -28,10 +29,13 @@ from rules.deathly_thrones.combat import (
 from rules.deathly_thrones.content import (
     COUNTER_MAX,
     QUEST_LENGTH,
+    RUNS,
     Character,
     Effect,
     Quest,
+    RunContent,
     characters,
+    pin_run,
     quests,
 )
 from rules.deathly_thrones.state import (
@@ -97,13 +101,20 @@ class DeathlyThrones(Game[RunState, RunView]):
 
     # --- content ---------------------------------------------------------
     def quest_of(self, state: RunState) -> Quest:
+        if state.content:
+            return RUNS.get(state.content).quest
         try:
             return quests()[state.quest]
         except KeyError:
             raise IllegalAction(f"The quest `{state.quest}` is no longer installed.") from None
 
     def character_of(self, state: RunState) -> Character:
+        if state.content:
+            return RUNS.get(state.content).character
         return characters()[state.character]
+
+    def pinned_content(self) -> Pinned[RunContent]:
+        return RUNS
 
     # --- setup -----------------------------------------------------------
     def setup(self, players: list[str], options: dict[str, str], seed: int) -> RunState:
@@ -113,6 +124,7 @@ class DeathlyThrones(Game[RunState, RunView]):
         rng = Rng(seed=seed)
         return RunState(
             players=list(players), character=character.id, quest=opts["quest"],
+            content=pin_run(character.id, opts["quest"]),
             health=character.health, armor=character.armor,
             step_deck=new_step_deck(rng), battle_deck=rng.shuffled(battle_cards()), rng=rng,
         )

@@ -60,6 +60,9 @@ class RunState(BaseModel):
     players: list[str]
     character: str
     quest: str
+    content: str = ""
+    """The version of this run's character and quest (`content.RUNS`), pinned at the start: a
+    run keeps its quest when a server changes its pack. Empty: read them from the files."""
     health: int
     armor: int
     position: int = 0

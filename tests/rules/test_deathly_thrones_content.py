@@ -74,3 +74,30 @@ def test_duplicate_characters_are_refused(tmp_path):
     with pytest.raises(ContentError) as err:
         load_model(_write(tmp_path, data), CharacterFile)
     assert "unique" in str(err.value)
+
+
+def test_a_run_keeps_its_quest_when_the_pack_changes_and_a_late_pack_is_honoured(tmp_path):
+    from rules import get_game
+    from rules.core.content import SHIPPED, set_content_dir
+    from rules.deathly_thrones.content import RUNS, quests
+
+    game = get_game("deathly-thrones")
+    state = game.setup(["p"], {"quest": "iron-throne"}, 1)
+    before = game.quest_of(state)
+    pack = tmp_path / "pack" / "deathly-thrones" / "quests"
+    pack.mkdir(parents=True)
+    text = (SHIPPED / "deathly-thrones" / "quests" / "iron-throne.yaml").read_text(encoding="utf-8")
+    (pack / "iron-throne.yaml").write_text(
+        text.replace("name: The Iron Throne", "name: The Rusted Throne", 1), encoding="utf-8")
+    set_content_dir(tmp_path / "pack")
+    try:
+        assert quests()["iron-throne"].name == "The Rusted Throne"  # the pack is read when set
+        assert game.quest_of(state) == before  # the running game keeps its own quest
+        fresh = game.setup(["p"], {"quest": "iron-throne"}, 1)
+        assert game.quest_of(fresh).name == "The Rusted Throne" and fresh.content != state.content
+        # a state saved before runs were pinned reads the files
+        legacy = type(state).model_validate({**state.model_dump(), "content": ""})
+        assert game.quest_of(legacy).name == "The Rusted Throne"
+        assert RUNS.knows(state.content)
+    finally:
+        set_content_dir(None)
