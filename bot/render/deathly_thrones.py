@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.render.base import GameRenderer, RenderContext
 from bot.render.panel import FIELD_VALUE_MAX, Panel, clip
 from rules.core import Event, who
-from rules.deathly_thrones.state import FightView, Round, RunView
+from rules.deathly_thrones.state import BattleDrawn, FightView, Round, RunView
 
 ICONS = {"fight": "⚔️", "hurt": "☠️", "rest": "✚"}
 WON_COLOUR = 0xC9A227
@@ -90,7 +90,7 @@ class DeathlyThronesRenderer(GameRenderer[RunView]):
             return []
         lines = [e.text if e.kind != "battle" else "🂠 " + e.text
                  for e in events if e.kind in ("battle", "damage", "reshuffle", "victory", "death", "throne")]
-        rounds = [e.data.get("round") for e in events if e.kind == "battle"]
+        rounds = [BattleDrawn.of(e).round for e in events if e.kind == BattleDrawn.kind]
         title = f"⚔️ Fight, round {rounds[-1]}" if len(rounds) == 1 else f"⚔️ Fight, rounds {rounds[0]}-{rounds[-1]}"
         colour = DEAD_COLOUR if any(e.kind == "death" for e in events) else self.game.colour
         return [Panel(title=title, description=clip("\n".join(lines), 4000), colour=colour)]

@@ -6,6 +6,7 @@ from bot.render.base import GameRenderer, RenderContext
 from bot.render.panel import DESCRIPTION_MAX, FIELD_VALUE_MAX, Panel
 from rules.core import Event, who
 from rules.gods_of_magic.content import CardDef, Suit
+from rules.gods_of_magic.state import Imagined, MagicRoll
 from rules.gods_of_magic.view import GomView, RealmView
 
 EMBED_TOTAL = 5800
@@ -109,18 +110,19 @@ class GodsOfMagicRenderer(GameRenderer[GomView]):
     def events(self, events: list[Event], ctx: RenderContext) -> list[Panel]:
         out = []
         for e in events:
-            if e.kind == "magic_roll":
-                face = e.data["face"]
+            if e.kind == MagicRoll.kind:
+                roll = MagicRoll.of(e)
                 out.append(Panel(
-                    title=f"🎲 {FACES.get(face, face)}  {e.data['name']}",
-                    description=f"{who(e.data['player'])} rolls **{face}** on the Magic Table.\n{e.data['effect']}",
+                    title=f"🎲 {FACES.get(roll.face, roll.face)}  {roll.name}",
+                    description=f"{who(roll.player)} rolls **{roll.face}** on the Magic Table.\n{roll.effect}",
                     colour=self.game.colour))
-            elif e.kind == "imagination":
+            elif e.kind == Imagined.kind:
                 from rules.gods_of_magic.state import MAGIC_NAMES, MAGIC_TEXT
 
-                n = e.data["result"]
+                imagined = Imagined.of(e)
+                n = imagined.result
                 out.append(Panel(title=f"💭 Imagination → {MAGIC_NAMES[n]}",
-                                 description=f"{who(e.data['player'])} imagines {MAGIC_NAMES[n]}.\n{MAGIC_TEXT[n]}",
+                                 description=f"{who(imagined.player)} imagines {MAGIC_NAMES[n]}.\n{MAGIC_TEXT[n]}",
                                  colour=self.game.colour))
         return out
 

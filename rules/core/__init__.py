@@ -6,6 +6,7 @@ from rules.core.dice import DiceError, DiceRoll, roll_expression
 from rules.core.game import (
     Action,
     Event,
+    EventData,
     Game,
     IllegalAction,
     OptionChoice,
@@ -21,7 +22,7 @@ from rules.core.game import (
 from rules.core.rng import Rng, new_seed
 
 __all__ = [
-    "Action", "Card", "ContentError", "DiceError", "DiceRoll", "Event", "Game",
+    "Action", "Card", "ContentError", "DiceError", "DiceRoll", "Event", "EventData", "Game",
     "IllegalAction", "OptionChoice", "OptionSpec", "Outcome", "Result", "Rng", "RulesPage",
     "StateT", "Suit", "ViewT", "content_files", "load_model", "name_players", "new_seed",
     "roll_expression", "shuffled_deck", "standard_deck", "who",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Generic, Literal, TypeVar
+from typing import Any, ClassVar, Generic, Literal, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -80,6 +80,33 @@ class Event(BaseModel):
 
     def visible_for(self, player: str | None) -> bool:
         return self.visible_to is None or (player is not None and player in self.visible_to)
+
+
+class EventData(BaseModel):
+    """The typed data of one kind of event, for the events a front end reads (a die to draw, a
+    round to number): the game builds the event from it, the renderer reads it back typed.
+
+        class MagicRoll(EventData):
+            kind: ClassVar[str] = "magic_roll"
+            player: str
+            face: int
+
+        events.append(MagicRoll(player=p, face=6).event(f"{who(p)} rolls 6."))
+        roll = MagicRoll.of(event)          # in the renderer: roll.face is an int
+    """
+
+    kind: ClassVar[str]
+
+    def event(self, text: str, visible_to: list[str] | None = None) -> Event:
+        return Event(kind=self.kind, text=text, data=self.model_dump(mode="json"),
+                     visible_to=visible_to)
+
+    @classmethod
+    def of(cls, event: Event) -> Self:
+        """The event's data, typed; ValueError when the event is of another kind."""
+        if event.kind != cls.kind:
+            raise ValueError(f"a {event.kind!r} event is not a {cls.kind!r} event")
+        return cls.model_validate(event.data)
 
 
 class Outcome(BaseModel):

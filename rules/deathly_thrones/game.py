@@ -39,6 +39,7 @@ from rules.deathly_thrones.content import (
     quests,
 )
 from rules.deathly_thrones.state import (
+    BattleDrawn,
     CurrentEvent,
     Fight,
     FightView,
@@ -246,8 +247,8 @@ class DeathlyThrones(Game[RunState, RunView]):
             rnd = resolve_round(s.health, s.armor, fight.health, fight.armor, yours, theirs)
             fight.rounds += 1
             fight.last = rnd
-            events.append(Event(kind="battle", text=self._round_text(s, rnd),
-                                data={"round": fight.rounds, **rnd.model_dump(mode="json")}))
+            events.append(BattleDrawn(round=fight.rounds, **rnd.model_dump(mode="json")).event(
+                self._round_text(s, rnd)))
             if rnd.target is not None:
                 break
             self._discard_table(s)

@@ -8,11 +8,11 @@ K) between the face-down deck and the cards already drawn.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
-from rules.core import Card, Rng
+from rules.core import Card, EventData, Rng
 from rules.deathly_thrones.content import EventType
 
 Phase = Literal["walk", "fight", "choose", "over"]
@@ -158,3 +158,11 @@ class RunView(BaseModel):
     outcome: Literal["won", "dead"] | None = None
     throne: str = ""
     """The ending, once won."""
+
+
+class BattleDrawn(EventData):
+    """One round of battle cards drawn: its number, and the round itself (cards, powers, hits)."""
+
+    model_config = ConfigDict(extra="allow")
+    kind: ClassVar[str] = "battle"
+    round: int

@@ -43,6 +43,7 @@ from rules.gods_of_magic.state import (
     SETUP_CARDS,
     DiceInfo,
     GomState,
+    MagicRoll,
     Objection,
     Placed,
     Realm,
@@ -235,10 +236,9 @@ class GodsOfMagic(Game[GomState, GomView]):
             face = s.rng.roll(10)
             s.dice = DiceInfo(player=player, face=face, result=face)
             s.phase = "magic"
-            events.append(Event(kind="magic_roll", text=(
-                f"{who(player)} rolls {face} on the d10: {MAGIC_NAMES[face]}. {MAGIC_TEXT[face]}"),
-                data={"player": player, "face": face, "result": face, "name": MAGIC_NAMES[face],
-                      "effect": MAGIC_TEXT[face]}))
+            events.append(MagicRoll(player=player, face=face, result=face, name=MAGIC_NAMES[face],
+                                    effect=MAGIC_TEXT[face]).event(
+                f"{who(player)} rolls {face} on the d10: {MAGIC_NAMES[face]}. {MAGIC_TEXT[face]}"))
             return magic.begin(s, face, events)
         if s.phase == "owner_draw":
             owner = s.owner_draw

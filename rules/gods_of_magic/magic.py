@@ -39,7 +39,7 @@ from rules.gods_of_magic.plans import (
     take,
 )
 from rules.gods_of_magic.scoring import alteration_gain, domain_value, is_imagination
-from rules.gods_of_magic.state import MAGIC_NAMES, RECOMBINE_FREE_MOVES, GomState
+from rules.gods_of_magic.state import MAGIC_NAMES, RECOMBINE_FREE_MOVES, GomState, Imagined
 
 SKIP_ALTERATION = Action(key="skip", label="Play no Descriptor")
 
@@ -350,8 +350,8 @@ def handle(s: GomState, player: str, key: str, events: list[Event]) -> str | Non
         return "end"
     if step == "imagine":
         n = int(key.split(":")[1])
-        events.append(Event(kind="imagination", text=f"{who(player)} imagines {MAGIC_NAMES[n]}.",
-                            data={"player": player, "result": n}))
+        events.append(Imagined(player=player, result=n).event(
+            f"{who(player)} imagines {MAGIC_NAMES[n]}."))
         return begin(s, n, events)
     if step == "creation" and key == "fin":
         return "end"

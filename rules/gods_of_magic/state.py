@@ -6,11 +6,11 @@ Hidden parts (the deck order, the hands, a saved snapshot) and public parts
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field, model_validator
 
-from rules.core import Rng
+from rules.core import EventData, Rng
 from rules.core.steps import Building
 from rules.gods_of_magic.content import DECKS, CardDef, Deck, Suit, cards_of
 
@@ -230,3 +230,22 @@ class GomState(BaseModel):
 
 def realm_cards(realm: Realm) -> list[str]:
     return [c for p in realm.cards for c in (p.card, *p.descriptors)]
+
+
+class MagicRoll(EventData):
+    """The d10 on the Magic Table (the renderer draws it as its own panel)."""
+
+    kind: ClassVar[str] = "magic_roll"
+    player: str
+    face: int
+    result: int
+    name: str
+    effect: str
+
+
+class Imagined(EventData):
+    """Imagination chose another Magic Table result."""
+
+    kind: ClassVar[str] = "imagination"
+    player: str
+    result: int

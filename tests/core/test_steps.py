@@ -55,3 +55,20 @@ def test_whole_move_keys_round_trip_and_other_keys_are_not_the_plans():
         PLAY.key(card="has space", realm="1")
     with pytest.raises(ValueError):
         StepPlan("a.b", ["x"])
+
+
+def test_typed_event_data_round_trips_and_refuses_another_kind():
+    from typing import ClassVar
+
+    from rules.core import Event, EventData
+
+    class Rolled(EventData):
+        kind: ClassVar[str] = "rolled"
+        face: int
+
+    event = Rolled(face=6).event("six", visible_to=["a"])
+    assert event.kind == "rolled" and event.data == {"face": 6} and event.visible_to == ["a"]
+    same = Event.model_validate_json(event.model_dump_json())  # as the log keeps it
+    assert Rolled.of(same).face == 6
+    with pytest.raises(ValueError):
+        Rolled.of(Event(kind="other", text="x"))
