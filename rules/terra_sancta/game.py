@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from rules.core import Action, Event, Game, IllegalAction, Outcome, Result, Rng, who
 from rules.core.game import OptionChoice, OptionSpec
+from rules.core.steps import Option
 from rules.terra_sancta import factions as ab
 from rules.terra_sancta.board import SIDE_NAMES, parse_square, square_name, start_layout
 from rules.terra_sancta.combat import describe, hurt, roll
 from rules.terra_sancta.content import FactionSheet, load_factions
 from rules.terra_sancta.movegen import Move, landing_squares, piece_moves
 from rules.terra_sancta.pieces import KIND_NAMES, Piece, attack_die, max_health
+from rules.terra_sancta.plans import ABILITY_PLANS, LAND, MOVE, PASS, SKIP, act_value, offer
 from rules.terra_sancta.state import Mark, PieceView, TSState, TSView
 
 QUIET_LIMIT = 60
@@ -18,12 +20,6 @@ TURN_LIMIT = 600
 """Turns after which the game is a draw."""
 
 SIDES_FOR = {2: ("S", "N"), 4: ("S", "W", "N", "E")}
-
-
-def move_key(m: Move) -> str:
-    tag = {"move": "mv", "attack": "at", "shot": "sh"}[m.kind]
-    key = f"{tag}:{square_name(m.frm)}:{square_name(m.to)}"
-    return key + (f":{square_name(m.via)}" if m.via is not None else "")
 
 
 def move_label(m: Move) -> str:
@@ -143,7 +139,7 @@ class TerraSancta(Game):
             s.turn += 1
             s.turn_player = player
             s.stage = "select"
-            s.selected = None
+            s.building = None
             s.damaged = False
             s.dice = [d for d in s.dice if d.turn >= s.turn - len(s.alive) + 1]  # since my last turn
             if not all(p.kind == "K" for p in s.board.values()):
@@ -171,7 +167,7 @@ class TerraSancta(Game):
         return player
 
     def _end_turn(self, s: TSState, events: list[Event]) -> None:
-        s.selected = None
+        s.building = None
         s.landing = []
         s.attack_from = None
         if s.stage == "over":
@@ -189,7 +185,7 @@ class TerraSancta(Game):
 
     def _after_action(self, s: TSState, player: str, events: list[Event]) -> None:
         """The move or attack is done: the faction's extra action, or the end of the turn."""
-        s.selected = None
+        s.building = None
         s.landing = []
         s.attack_from = None
         if s.stage == "over":
@@ -219,29 +215,34 @@ class TerraSancta(Game):
                     for f in load_factions().values() if f.id not in taken]
         sheet = self.sheet(s, player)
         if s.stage == "select":
-            acts = [Action(key=f"sel:{square_name(q)}", label=f"{KIND_NAMES[s.board[q].kind]} {square_name(q)}",
-                           group="Choose a piece", description=self._piece_text(s, q, sheet))
-                    for q in self.movable(s, player)]
-            return acts or [Action(key="pass", label="Pass (no piece can act)")]
-        if s.stage == "act":
-            assert s.selected is not None  # the act stage follows a selection
-            acts = [Action(key=move_key(m), label=move_label(m), group="Moves", description=self._move_text(s, m, sheet))
-                    for m in piece_moves(s.board, s.selected, sheet)]
-            return [*acts, Action(key="back", label="Back")]
+            return self._move_actions(s, player, sheet)
         if s.stage == "land":
             # only a path with two or more free squares asks (see movegen.landing_squares)
-            return [Action(key=f"land:{square_name(q)}", label=f"Land on {square_name(q)}", group="Landing")
-                    for q in s.landing]
+            return offer(LAND, None, lambda arg, chosen: [
+                Option(value=square_name(q), label=f"Land on {square_name(q)}") for q in s.landing])
         if s.stage == "ability":
+            plan = ABILITY_PLANS[sheet.ability.kind]
             verb = "Lightning at" if sheet.ability.kind == "lightning" else "Regrow"
-            tag = "bolt" if sheet.ability.kind == "lightning" else "heal"
-            acts = [Action(key=f"{tag}:{square_name(q)}",
-                           label=f"{verb} {KIND_NAMES[s.board[q].kind]} {square_name(q)} "
-                                 f"({s.board[q].hp}/{s.board[q].max_hp})",
-                           group=sheet.ability.name, style="primary")
-                    for q in ab.ability_targets(s, player, sheet)]
-            return [*acts, Action(key="skip", label="Skip")]
+            acts = offer(plan, None, lambda arg, chosen: [
+                Option(value=square_name(q), label=f"{verb} {KIND_NAMES[s.board[q].kind]} {square_name(q)} "
+                                                   f"({s.board[q].hp}/{s.board[q].max_hp})", style="primary")
+                for q in ab.ability_targets(s, player, sheet)], group=sheet.ability.name)
+            return [*acts, Action(key=SKIP, label="Skip")]
         return []
+
+    def _move_actions(self, s: TSState, player: str, sheet: FactionSheet) -> list[Action]:
+        """The move being built: a piece that can act (or Pass when none can), then its moves,
+        attacks and shots, and Back."""
+
+        def options(arg: str, chosen: dict[str, str]) -> list[Option]:
+            if arg == "piece":
+                return [Option(value=square_name(q), label=f"{KIND_NAMES[s.board[q].kind]} {square_name(q)}",
+                               description=self._piece_text(s, q, sheet)) for q in self.movable(s, player)]
+            return [Option(value=act_value(m), label=move_label(m), description=self._move_text(s, m, sheet))
+                    for m in piece_moves(s.board, parse_square(chosen["piece"]), sheet)]
+
+        acts = offer(MOVE, s.building, options)
+        return acts or [Action(key=PASS, label="Pass (no piece can act)")]
 
     def _piece_text(self, s: TSState, sq: int, sheet: FactionSheet) -> str:
         p = s.board[sq]
@@ -269,35 +270,33 @@ class TerraSancta(Game):
                 s.turn_player = missing[0]
             else:
                 self._start_play(s, events)
-        elif tag == "pass":
+        elif key == PASS:
             events.append(Event(kind="pass", text=f"{who(player)} cannot act and passes."))
             self._after_action(s, player, events)
-        elif tag == "sel":
-            s.selected = parse_square(rest)
-            s.stage = "act"
-        elif tag == "back":
-            s.selected = None
-            s.stage = "select"
-        elif tag in ("mv", "at", "sh"):
-            self._do_move(s, player, key, events)
-        elif tag == "land":
-            sq = parse_square(rest)
-            self._land(s, player, sq, events)
+        elif key == SKIP:
+            self._end_turn(s, events)
+        elif (step := MOVE.handle(s.building, key)) is not None:
+            s.building = step.building
+            if step.done is not None:
+                self._do_move(s, player, step.done, events)
+        elif (step := LAND.handle(None, key)) is not None and step.done is not None:
+            self._land(s, player, parse_square(step.done["square"]), events)
             self._after_action(s, player, events)
-        elif tag in ("bolt", "heal"):
+        else:
             sheet = self.sheet(s, player)
-            ab.use_ability(s, player, sheet, parse_square(rest), events)
+            plan = ABILITY_PLANS.get(sheet.ability.kind)
+            step = plan.handle(None, key) if plan is not None else None
+            if step is None or step.done is None:  # pragma: no cover - find_action only returns listed keys
+                raise IllegalAction("That move is not possible now.")
+            ab.use_ability(s, player, sheet, parse_square(step.done["target"]), events)
             self._end_turn(s, events)
-        elif tag == "skip":
-            self._end_turn(s, events)
-        else:  # pragma: no cover - find_action only returns listed keys
-            raise IllegalAction("That move is not possible now.")
         return Outcome(state=s, events=events)
 
-    def _do_move(self, s: TSState, player: str, key: str, events: list[Event]) -> None:
+    def _do_move(self, s: TSState, player: str, chosen: dict[str, str], events: list[Event]) -> None:
+        """Apply the move built (`chosen`: the arguments of plans.MOVE)."""
         sheet = self.sheet(s, player)
-        assert s.selected is not None  # a move follows a selection
-        move = next(m for m in piece_moves(s.board, s.selected, sheet) if move_key(m) == key)
+        move = next(m for m in piece_moves(s.board, parse_square(chosen["piece"]), sheet)
+                    if act_value(m) == chosen["act"])
         frm, to = move.frm, move.to
         piece = s.board[frm]
         if move.kind == "move":
@@ -365,7 +364,7 @@ class TerraSancta(Game):
             players=s.players, sides=s.sides, factions=s.factions,
             faction_names={p: sheets[f].name for p, f in s.factions.items()},
             faction_colours={p: sheets[f].colour for p, f in s.factions.items()},
-            stage=s.stage, turn_player=s.turn_player, turn=s.turn, order=s.order, alive=s.alive, pieces=pieces,
+            stage=s.table_stage, turn_player=s.turn_player, turn=s.turn, order=s.order, alive=s.alive, pieces=pieces,
             selected=square_name(s.selected) if s.selected is not None else None,
             landing=[square_name(q) for q in s.landing],
             last_move=[square_name(s.last_move.frm), square_name(s.last_move.to)] if s.last_move else None,
@@ -411,6 +410,12 @@ class TerraSancta(Game):
         for owner in s.alive:
             kings = [q for q, x in s.board.items() if x.owner == owner and x.kind == "K"]
             assert len(kings) == 1, f"{owner} is alive with {len(kings)} kings"
+        if s.building is not None:  # a piece chosen for the move: the turn player's, able to act
+            assert s.stage == "select" and s.building.verb == MOVE.verb, f"a move built at stage {s.stage}"
+            assert list(s.building.args) == ["piece"], f"a move built with {s.building.args}"
+            piece = s.board.get(parse_square(s.building.args["piece"]))
+            assert piece is not None and piece.owner == s.turn_player, \
+                f"the move under way names no piece of {s.turn_player}: {s.building.args}"
         if s.stage == "over":
             assert s.draw or s.winner in s.players
 

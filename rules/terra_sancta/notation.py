@@ -15,6 +15,7 @@ from __future__ import annotations
 from rules.core import Event, IllegalAction, Outcome
 from rules.terra_sancta.board import SquareError, parse_square, square_name
 from rules.terra_sancta.movegen import Move, piece_moves
+from rules.terra_sancta.plans import MOVE, act_key, piece_key
 
 MAX_LINE = 40
 """The longest text `/move` reads. The longest real move, `b12xc10 via c11`, is 15 characters; any
@@ -113,17 +114,16 @@ def notation(m: Move) -> str:
 
 
 def _moves(game, state, player: str) -> list[Move]:
-    if player != state.turn_player or state.stage not in ("select", "act"):
+    if player != state.turn_player or state.stage != "select":
         return []
     sheet = game.sheet(state, player)
     return [m for sq in game.movable(state, player) for m in piece_moves(state.board, sq, sheet)]
 
 
 def parse_line(game, state, player: str, text: str) -> list[str]:
-    """The action keys that play `text` from the current step; raises IllegalAction with a reason."""
-    from rules.terra_sancta.game import move_key
-
-    if player != state.turn_player or state.stage not in ("select", "act"):
+    """The action keys that play `text` from the current step (the steps of plans.MOVE: Back when
+    another piece is chosen, the piece, its act); raises IllegalAction with a reason."""
+    if player != state.turn_player or state.stage != "select":
         raise IllegalAction("You can only type a move at the start of your turn.")
     text = text or ""
     if len(text) > MAX_LINE:
@@ -156,11 +156,11 @@ def parse_line(game, state, player: str, text: str) -> list[str]:
     if len(options) > 1:
         raise IllegalAction("Say which way the knight goes: " + " or ".join(f"`{notation(x)}`" for x in options))
     keys = []
-    if state.stage == "act":
+    if state.building is not None:  # a piece is chosen already
         if state.selected == frm:
-            return [move_key(options[0])]
-        keys.append("back")
-    return [*keys, f"sel:{square_name(frm)}", move_key(options[0])]
+            return [act_key(options[0])]
+        keys.append(MOVE.back_key)
+    return [*keys, piece_key(frm), act_key(options[0])]
 
 
 def play_line(game, state, player: str, text: str) -> Outcome:
@@ -185,6 +185,6 @@ def completions(game, state, player: str, prefix: str = "", limit: int = 25) -> 
         text = notation(m)
         if text.startswith(want):
             out.append(text)
-    if state.stage == "act":
+    if state.building is not None and state.selected is not None:
         out.sort(key=lambda t: not t.startswith(square_name(state.selected)))
     return out[:limit]

@@ -29,6 +29,7 @@ from rules.terra_sancta.content import load_factions
 from rules.terra_sancta.factions import ability_targets, lightning_damage, shot_die
 from rules.terra_sancta.movegen import KNIGHT_PATHS, RAYS, Move, landing_squares, piece_moves
 from rules.terra_sancta.pieces import Piece, attack_die
+from rules.terra_sancta.plans import ABILITY_PLANS, LAND, MOVE, SKIP, act_key, piece_key
 from rules.terra_sancta.state import TSState
 
 VALUE = {"P": 1.0, "N": 3.0, "B": 3.0, "R": 4.0, "Q": 7.0, "K": 60.0}
@@ -240,30 +241,26 @@ def choose(game, state: TSState, player: str, rng: Rng) -> Action:
     by_key = {a.key: a for a in legal}
     if s.stage == "faction":
         return rng.choice(legal)
-    if s.stage == "select":
-        move = best_move(s, player)
-        if move is None:
-            return legal[0]
-        return by_key[f"sel:{square_name(move.frm)}"]
-    if s.stage == "act":
-        from rules.terra_sancta.game import move_key
-
+    if s.stage == "select" and s.building is not None:  # the piece is chosen: its act
         move = best_move(s, player)
         if move is None or move.frm != s.selected:
             scored = score_moves(s, player, only=s.selected)
             move = scored[0][1] if scored else None
-        return by_key[move_key(move)] if move is not None else by_key["back"]
+        return by_key[act_key(move)] if move is not None else by_key[MOVE.back_key]
+    if s.stage == "select":
+        move = best_move(s, player)
+        if move is None:
+            return legal[0]
+        return by_key[piece_key(move.frm)]
     if s.stage == "land":
         threat, _ = threat_map(s, player)
         assert s.attack_from is not None  # the land stage always follows a wounding attack
         best = safest_landing(s, player, s.board[s.attack_from], s.landing, threat)
-        return by_key[f"land:{square_name(best)}"]
+        return by_key[LAND.step_key("square", square_name(best))]
     if s.stage == "ability":
         target = _ability_choice(s, player)
-        if target is None:
-            return by_key["skip"]
-        for a in legal:
-            if a.key.endswith(f":{square_name(target)}"):
-                return a
-        return by_key["skip"]
+        plan = ABILITY_PLANS.get(load_factions()[s.factions[player]].ability.kind)
+        if target is None or plan is None:
+            return by_key[SKIP]
+        return by_key.get(plan.step_key("target", square_name(target)), by_key[SKIP])
     return legal[0]

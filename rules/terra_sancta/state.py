@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
 from rules.core import Rng
+from rules.core.steps import Building
+from rules.terra_sancta.board import parse_square, square_name
 from rules.terra_sancta.pieces import Piece
 
+PlayStage = Literal["faction", "select", "land", "ability", "over"]
+"""The stages of the game: `select` is the move being built (a piece, then its act; see plans.py),
+`land` and `ability` come after it has been applied."""
 Stage = Literal["faction", "select", "act", "land", "ability", "over"]
+"""The stage the table shows: `act` is `select` once the piece is chosen."""
 
 
 class DieRoll(BaseModel):
@@ -46,7 +52,7 @@ class TSState(BaseModel):
     """player -> 'S', 'W', 'N' or 'E'."""
     factions: dict[str, str]
     """player -> faction id (filled during the faction choice)."""
-    stage: Stage
+    stage: PlayStage
     order: list[str] = []
     """Turn order, starting with the winner of the start roll; filled when play begins."""
     turn_player: str | None = None
@@ -59,10 +65,12 @@ class TSState(BaseModel):
     board: dict[int, Piece] = {}
     alive: list[str] = []
     """Players whose king still stands, in seat order."""
-    selected: int | None = None
+    building: Building | None = None
+    """The move being built (see rules.terra_sancta.plans): the piece chosen so far."""
     landing: list[int] = []
     """After a wounding attack with a choice: the squares the attacker may end on."""
     attack_from: int | None = None
+    """After a wounding attack with a choice: where the attacker stands until it lands."""
     last_move: Mark | None = None
     last_attack: Mark | None = None
     dice: list[DieRoll] = []
@@ -74,6 +82,34 @@ class TSState(BaseModel):
     king_touched_by_ability: int = 0
     """Counts abilities that ever affected a king (must stay 0; checked by the invariants)."""
     rng: Rng
+
+    @model_validator(mode="before")
+    @classmethod
+    def _legacy_selection(cls, data: Any) -> Any:
+        """A state saved before the step plans kept the chosen piece as `selected` and the choice
+        of its move as the stage `act`: that is the same move being built."""
+        if not isinstance(data, dict) or ("selected" not in data and data.get("stage") != "act"):
+            return data
+        data = dict(data)
+        selected = data.pop("selected", None)
+        if data.get("stage") == "act":
+            data["stage"] = "select"
+            if selected is not None and data.get("building") is None:
+                data["building"] = {"verb": "move", "args": {"piece": square_name(int(selected))}}
+        return data
+
+    @property
+    def selected(self) -> int | None:
+        """The piece chosen for the move under way, or the attacker waiting to land. Derived from
+        `building` (and `attack_from`), never stored."""
+        if self.building is not None and "piece" in self.building.args:
+            return parse_square(self.building.args["piece"])
+        return self.attack_from if self.stage == "land" else None
+
+    @property
+    def table_stage(self) -> Stage:
+        """The stage the table shows: `act` while a piece is chosen."""
+        return "act" if self.stage == "select" and self.building is not None else self.stage
 
     def clone(self) -> TSState:
         """A copy sharing nothing mutable with this state (pieces and marks are immutable)."""

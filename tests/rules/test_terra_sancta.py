@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from rules.core import IllegalAction, Rng
-from rules.terra_sancta import GAME
+from rules.core import IllegalAction
+from rules.core.steps import Building
+from rules.terra_sancta import GAME, plans
 from rules.terra_sancta.board import (
     CROWN,
     PLAYABLE,
@@ -28,7 +31,9 @@ def sq(name: str) -> int:
 
 def position(pieces: dict[str, tuple[str, str] | tuple[str, str, int]], factions=("grove", "bots", "darkness",
              "thunderbirds"), players=("a", "b"), turn: str = "a") -> TSState:
-    """A hand-built position: square -> (owner, kind[, hp]); every owner needs a king unless noted."""
+    """A hand-built position: square -> (owner, kind[, hp]); every owner needs a king unless noted.
+    Tests decide the dice with `s.rng.script(5, 12)`: the next rolls are 5 then 12 (then the seeded
+    dice again), checked against each die; the script travels with the states `apply` returns."""
     s = GAME.setup(list(players), {"seat_factions": ",".join(factions[: len(players)])}, seed=1)
     s.board = {sq(k): Piece(v[0], v[1], v[2] if len(v) > 2 else max_health(v[1])) for k, v in pieces.items()}
     s.alive = list(players)
@@ -36,28 +41,6 @@ def position(pieces: dict[str, tuple[str, str] | tuple[str, str, int]], factions
     s.stage = "select"
     s.dice = []
     return s
-
-
-def scripted_dice(monkeypatch):
-    """Script the dice: dice(5, 12) makes the next rolls 5 then 12 (then the seeded dice again)."""
-    queue: list[int] = []
-    real = Rng.roll
-
-    def roll(self, sides):
-        if not queue:
-            return real(self, sides)
-        value = queue.pop(0)
-        assert 1 <= value <= sides
-        self.counter += 1
-        return value
-
-    monkeypatch.setattr(Rng, "roll", roll)
-    return lambda *values: queue.extend(values)
-
-
-@pytest.fixture
-def dice(monkeypatch):
-    return scripted_dice(monkeypatch)
 
 
 def play(s: TSState, *keys: str, player: str | None = None) -> tuple[TSState, list]:
@@ -170,54 +153,54 @@ def test_knight_path_must_stay_on_the_board():
 
 # --- combat, landing, deaths --------------------------------------------------------
 
-def test_kill_takes_the_square(dice):
+def test_kill_takes_the_square():
     s = position({"f4": ("a", "R"), "f8": ("b", "P"), "g1": ("a", "K"), "f12": ("b", "K")})
-    dice(8)
-    s, events = play(s, "sel:f4", "at:f4:f8")
+    s.rng.script(8)
+    s, events = play(s, "move.piece:f4", "move.act:at.f8")
     assert s.board[sq("f8")] == Piece("a", "R", 16) and sq("f4") not in s.board
     assert any(e.kind == "attack" and e.data["roll"] == 8 and e.data["killed"] for e in events)
     assert s.turn_player == "b" and s.last_attack.killed
 
 
-def test_wound_lets_the_player_choose_the_landing(dice):
+def test_wound_lets_the_player_choose_the_landing():
     s = position({"f4": ("a", "R"), "f8": ("b", "R"), "g1": ("a", "K"), "f12": ("b", "K")})
-    dice(5)
-    s, _ = play(s, "sel:f4", "at:f4:f8")
+    s.rng.script(5)
+    s, _ = play(s, "move.piece:f4", "move.act:at.f8")
     assert s.stage == "land" and s.board[sq("f8")].hp == 11
     labels = [a.label for a in GAME.legal_actions(s, "a")]
     assert labels == ["Land on f5", "Land on f6", "Land on f7"]  # not its start: the path has room
     with pytest.raises(IllegalAction):
-        GAME.apply(s, "a", "land:f4")
-    s, _ = play(s, "land:f6")
+        GAME.apply(s, "a", "land.square:f4")
+    s, _ = play(s, "land.square:f6")
     assert s.board[sq("f6")].kind == "R" and sq("f4") not in s.board and s.turn_player == "b"
     assert s.last_attack.landed == sq("f6")
 
 
-def test_adjacent_wound_stays_in_place(dice):
+def test_adjacent_wound_stays_in_place():
     s = position({"f5": ("a", "P"), "g6": ("b", "Q"), "g1": ("a", "K"), "f12": ("b", "K")})
-    dice(6)
-    s, _ = play(s, "sel:f5", "at:f5:g6")
+    s.rng.script(6)
+    s, _ = play(s, "move.piece:f5", "move.act:at.g6")
     assert s.board[sq("f5")].kind == "P" and s.board[sq("g6")].hp == 10 and s.stage == "select"
 
 
-def test_pawns_roll_d8_others_d16(dice):
+def test_pawns_roll_d8_others_d16():
     s = position({"f5": ("a", "P"), "g6": ("b", "Q"), "g1": ("a", "K"), "f12": ("b", "K")})
-    dice(8)
-    _, events = play(s, "sel:f5", "at:f5:g6")
+    s.rng.script(8)
+    _, events = play(s, "move.piece:f5", "move.act:at.g6")
     assert next(e for e in events if e.kind == "attack").data["die"] == 8
     s = position({"f5": ("a", "B"), "g6": ("b", "Q"), "g1": ("a", "K"), "f12": ("b", "K")})
-    dice(16)
-    _, events = play(s, "sel:f5", "at:f5:g6")
+    s.rng.script(16)
+    _, events = play(s, "move.piece:f5", "move.act:at.g6")
     assert next(e for e in events if e.kind == "attack").data == {
         "from": "f5", "to": "g6", "die": 16, "roll": 16, "damage": 16, "killed": True}
 
 
-def test_a_kings_death_removes_its_faction(dice):
+def test_a_kings_death_removes_its_faction():
     s = position({"f6": ("a", "Q"), "f9": ("b", "K", 3), "e9": ("b", "P"), "e11": ("b", "R"),
                   "g1": ("a", "K"), "a6": ("c", "K"), "a7": ("c", "R"), "l7": ("d", "K")},
                  players=("a", "b", "c", "d"))
-    dice(3)
-    s, events = play(s, "sel:f6", "at:f6:f9")
+    s.rng.script(3)
+    s, events = play(s, "move.piece:f6", "move.act:at.f9")
     assert not [p for p in s.board.values() if p.owner == "b"]
     assert s.alive == ["a", "c", "d"] and s.board[sq("f9")].owner == "a"
     assert [e.kind for e in events][:2] == ["attack", "eliminated"]
@@ -225,25 +208,25 @@ def test_a_kings_death_removes_its_faction(dice):
     GAME.check_invariants(s)
 
 
-def test_last_king_standing_wins_and_result_tags(dice):
+def test_last_king_standing_wins_and_result_tags():
     s = position({"f10": ("a", "P"), "g11": ("b", "K", 2), "g1": ("a", "K")})
-    dice(2)
-    s, _ = play(s, "sel:f10", "at:f10:g11")
+    s.rng.script(2)
+    s, _ = play(s, "move.piece:f10", "move.act:at.g11")
     result = GAME.result(s)
     assert result.winners == ["a"] and result.tags == {"a.faction": "grove", "b.faction": "bots"}
     assert GAME.to_act(s) == [] and GAME.legal_actions(s, "a") == []
 
 
-def test_kings_only_poison(dice):
+def test_kings_only_poison():
     s = position({"f6": ("a", "K", 5), "h9": ("b", "K", 1)})
-    dice(3)  # odd: 1 health
-    s, events = play(s, "sel:f6", "mv:f6:f7")
+    s.rng.script(3)  # odd: 1 health
+    s, events = play(s, "move.piece:f6", "move.act:mv.f7")
     # b's turn starts with the poison roll, the d16 is odd: loses 1 and dies; a wins
     assert any(e.kind == "poison" and e.data["loss"] == 1 and e.data["killed"] for e in events)
     assert GAME.result(s).winners == ["a"]
     s = position({"f6": ("a", "K", 5), "h9": ("b", "K", 9)})
-    dice(4)  # even: 2 health
-    s, events = play(s, "sel:f6", "mv:f6:f7")
+    s.rng.script(4)  # even: 2 health
+    s, events = play(s, "move.piece:f6", "move.act:mv.f7")
     assert s.board[sq("h9")].hp == 7 and s.turn_player == "b" and s.stage == "select"
     assert [d.why for d in s.dice] == ["poison"]
 
@@ -251,18 +234,49 @@ def test_kings_only_poison(dice):
 def test_draw_after_quiet_turns():
     s = position({"f6": ("a", "K"), "h9": ("b", "K"), "e5": ("a", "P")})
     s.quiet_turns = 59
-    s, events = play(s, "sel:e5", "mv:e5:e4")
+    s, events = play(s, "move.piece:e5", "move.act:mv.e4")
     assert s.draw and GAME.result(s).winners == [] and events[-1].kind == "game_over"
 
 
 def test_back_and_pass():
     s = position({"f6": ("a", "K"), "h9": ("b", "K"), "e5": ("a", "P")})
-    s, _ = play(s, "sel:e5")
-    assert s.stage == "act" and any(a.key == "back" for a in GAME.legal_actions(s, "a"))
-    s, _ = play(s, "back")
-    assert s.stage == "select" and s.selected is None
+    s, _ = play(s, "move.piece:e5")
+    assert s.building == Building(verb="move", args={"piece": "e5"}) and s.selected == sq("e5")
+    assert GAME.view(s, "a").stage == "act" and any(a.key == "move.back" for a in GAME.legal_actions(s, "a"))
+    s, _ = play(s, "move.back")
+    assert s.stage == "select" and s.selected is None and s.building is None
     with pytest.raises(IllegalAction):
-        GAME.apply(s, "b", "sel:h9")  # not b's turn
+        GAME.apply(s, "b", "move.piece:h9")  # not b's turn
+
+
+def test_the_move_is_built_in_steps_with_structured_keys():
+    s = position({"f4": ("a", "R"), "f8": ("b", "R"), "g1": ("a", "K"), "f12": ("b", "K")})
+    first = GAME.legal_actions(s, "a")
+    assert [a.key for a in first] == ["move.piece:g1", "move.piece:f4"]  # board order
+    assert {a.group for a in first} == {"Choose a piece"}
+    s, _ = play(s, "move.piece:f4")
+    acts = GAME.legal_actions(s, "a")
+    assert "move.act:at.f8" in [a.key for a in acts] and acts[-1].key == "move.back"
+    attack = next(m for m in piece_moves(s.board, sq("f4"), F["grove"]) if m.kind == "attack")
+    assert plans.whole_key(attack) == "move:f4:at.f8" and plans.MOVE.parse("move:f4:at.f8") == {
+        "piece": "f4", "act": "at.f8"}
+    GAME.check_invariants(s)
+    broken = s.model_copy(update={"building": Building(verb="move", args={"piece": "f8"})})
+    with pytest.raises(AssertionError):
+        GAME.check_invariants(broken)  # not a piece of the player's
+
+
+def test_a_state_saved_before_the_step_plans_loads_as_the_same_move():
+    s = position({"f4": ("a", "R"), "f8": ("b", "R"), "g1": ("a", "K"), "f12": ("b", "K")})
+    chosen, _ = play(s, "move.piece:f4")
+    old = json.loads(GAME.dump_state(chosen))
+    del old["building"]
+    old |= {"stage": "act", "selected": sq("f4")}
+    assert GAME.load_state(json.dumps(old)) == chosen
+    s.rng.script(5)
+    landing, _ = play(s, "move.piece:f4", "move.act:at.f8")
+    old = json.loads(GAME.dump_state(landing)) | {"selected": sq("f4")}
+    assert GAME.load_state(json.dumps(old)) == landing and landing.selected == sq("f4")
 
 
 # --- setup, faction choice, start roll -------------------------------------------

@@ -61,7 +61,7 @@ def test_overlong_text_is_refused_with_a_short_message(game, name):
 
 
 def test_the_length_limit_is_generous_for_real_moves(game):
-    assert parse_line(GAME, game, "a", "  F6 x G8  VIA  G6 ".ljust(40)) == ["sel:f6", "at:f6:g8:g6"]
+    assert parse_line(GAME, game, "a", "  F6 x G8  VIA  G6 ".ljust(40)) == ["move.piece:f6", "move.act:at.g8.g6"]
     with pytest.raises(NotationError, match="too long"):
         parse_line(GAME, game, "a", "e4 e5".ljust(41))
     with pytest.raises(NotationError, match="can't read"):
@@ -69,14 +69,14 @@ def test_the_length_limit_is_generous_for_real_moves(game):
 
 
 def test_every_typed_form_still_reads(game):
-    assert parse_line(GAME, game, "a", "e4 e5") == ["sel:e4", "mv:e4:e5"]
+    assert parse_line(GAME, game, "a", "e4 e5") == ["move.piece:e4", "move.act:mv.e5"]
     assert parse_line(GAME, game, "a", "e4-e5") == parse_line(GAME, game, "a", "e4e5")
-    assert parse_line(GAME, game, "a", "E4\tE5") == ["sel:e4", "mv:e4:e5"]
-    assert parse_line(GAME, game, "a", "f6xg8 via g6") == ["sel:f6", "at:f6:g8:g6"]
-    assert parse_line(GAME, game, "a", "f6 X g8 VIA g6") == ["sel:f6", "at:f6:g8:g6"]
-    assert parse_line(GAME, game, "a", "f6xg8via g6") == ["sel:f6", "at:f6:g8:g6"]
-    assert parse_line(GAME, game, "a", "f6 g8/f8") == ["sel:f6", "at:f6:g8:f8"]
-    assert parse_line(GAME, game, "a", "f6 g8 / f8") == ["sel:f6", "at:f6:g8:f8"]
+    assert parse_line(GAME, game, "a", "E4\tE5") == ["move.piece:e4", "move.act:mv.e5"]
+    assert parse_line(GAME, game, "a", "f6xg8 via g6") == ["move.piece:f6", "move.act:at.g8.g6"]
+    assert parse_line(GAME, game, "a", "f6 X g8 VIA g6") == ["move.piece:f6", "move.act:at.g8.g6"]
+    assert parse_line(GAME, game, "a", "f6xg8via g6") == ["move.piece:f6", "move.act:at.g8.g6"]
+    assert parse_line(GAME, game, "a", "f6 g8/f8") == ["move.piece:f6", "move.act:at.g8.f8"]
+    assert parse_line(GAME, game, "a", "f6 g8 / f8") == ["move.piece:f6", "move.act:at.g8.f8"]
     for bad in ("", "   ", "e4", "e4 e", "e13 e5", "e4 e5 via", "e4 e5 via e", "e4 e5 e6", "z4 e5", "e4 x"):
         with pytest.raises(NotationError):
             parse_line(GAME, game, "a", bad)

@@ -1,0 +1,75 @@
+"""The moves of Terra Sancta built in steps (rules.core.steps): a piece, then what it does.
+
+    move   piece, act   a piece of the player's (its square), then its move, attack or shot;
+                        the move under way is `TSState.building`, Back unselects the piece
+    land   square       after a wounding attack with a choice: where the attacker ends
+    bolt   target       the Thunderbirds' lightning, after the move
+    heal   target       the Grove's regrowth, after the move
+
+Values: a piece or a square is its name (`f4`); an act is `mv.<to>` (a move), `at.<to>` (a melee
+attack), `at.<to>.<via>` (a knight's attack, naming the square where its L turns) or `sh.<to>` (a
+Bot's shot). Keys: `move.piece:f4`, `move.act:at.g8.g6`, `move.back`, `land.square:f6`,
+`bolt.target:h9`, `heal.target:e1`; a whole move is also one key, `move:f4:at.f8`, for logs and
+tests.
+
+Landing and the extra action are not further arguments of the move: they come after it has been
+applied (its dice rolled), and what they offer depends on the outcome, so there is nothing to go
+Back to. Each is a stage of its own (`land`, `ability`) whose single choice is a one-argument plan.
+`pass` (no piece can act), `skip` (no extra action now) and the faction choice `faction:<id>` stay
+plain keys: they are single clicks, not moves built in steps.
+"""
+
+from __future__ import annotations
+
+from rules.core import Action
+from rules.core.steps import Building, OptionSource, StepPlan
+from rules.terra_sancta.board import square_name
+from rules.terra_sancta.movegen import Move
+
+MOVE = StepPlan("move", ["piece", "act"], prompts={"piece": "Choose a piece", "act": "Moves"})
+LAND = StepPlan("land", ["square"], prompts={"square": "Landing"})
+BOLT = StepPlan("bolt", ["target"])
+HEAL = StepPlan("heal", ["target"])
+ABILITY_PLANS = {"lightning": BOLT, "regrowth": HEAL}
+"""The plan of each faction extra action (ability kind -> plan)."""
+
+PASS = "pass"
+SKIP = "skip"
+
+_TAGS = {"move": "mv", "attack": "at", "shot": "sh"}
+
+
+def act_value(m: Move) -> str:
+    """The value of the `act` argument naming this move of its piece."""
+    value = f"{_TAGS[m.kind]}.{square_name(m.to)}"
+    return value + (f".{square_name(m.via)}" if m.via is not None else "")
+
+
+def piece_key(sq: int) -> str:
+    """The key choosing the piece on `sq` (the first step of a move)."""
+    return MOVE.step_key("piece", square_name(sq))
+
+
+def act_key(m: Move) -> str:
+    """The key choosing move `m` of the piece already chosen (the second step)."""
+    return MOVE.step_key("act", act_value(m))
+
+
+def whole_key(m: Move) -> str:
+    """The whole move as one key (`move:f4:at.f8`), for logs and tests."""
+    return MOVE.key(piece=square_name(m.frm), act=act_value(m))
+
+
+def offer(plan: StepPlan, building: Building | None, options: OptionSource,
+          group: str | None = None) -> list[Action]:
+    """The actions of the plan's next step (Back once something is chosen), every option in the
+    select menu `group` (default: the plan's prompt for that argument) even when it is alone, as
+    the game always offered them."""
+    arg = plan.next_arg(building)
+    menu = group if group is not None else plan.prompts.get(arg) if arg is not None else None
+    acts = plan.actions(building, options)
+    if menu is None or arg is None:
+        return acts
+    prefix = f"{plan.verb}.{arg}:"  # (the plan already put two or more options in its prompt's menu)
+    return [a.model_copy(update={"group": menu}) if a.group != menu and a.key.startswith(prefix) else a
+            for a in acts]
