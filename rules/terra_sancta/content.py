@@ -6,9 +6,9 @@ import re
 from functools import lru_cache
 from typing import Literal
 
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from rules.core.content import ContentError, content_files, load_model
+from rules.core.content import ContentError, Pinned, content_files, content_roots, load_model
 from rules.terra_sancta.pieces import PieceKind
 
 GAME_ID = "terra-sancta"
@@ -95,9 +95,14 @@ class FactionSheet(BaseModel):
         return tuple(int(self.colour[i:i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
 
 
-@lru_cache(maxsize=1)
 def load_factions() -> dict[str, FactionSheet]:
-    """Every faction sheet by id, in file order; raises ContentError naming the file."""
+    """Every faction sheet by id, in file order, from the content in use now (a server's pack
+    applied); raises ContentError naming the file."""
+    return _load_factions(tuple(str(r) for r in content_roots()))
+
+
+@lru_cache(maxsize=4)
+def _load_factions(roots: tuple[str, ...]) -> dict[str, FactionSheet]:
     out: dict[str, FactionSheet] = {}
     for path in content_files(GAME_ID, "factions/*.yaml"):
         sheet = load_model(path, FactionSheet)
@@ -107,3 +112,20 @@ def load_factions() -> dict[str, FactionSheet]:
     if len(out) < 4:
         raise ContentError(f"Terra Sancta needs at least 4 factions in content/{GAME_ID}/factions, found {len(out)}")
     return out
+
+
+class Factions(BaseModel):
+    """The faction sheets a game plays with, pinned when it starts."""
+
+    model_config = ConfigDict(frozen=True)
+
+    sheets: dict[str, FactionSheet]
+
+
+FACTIONS: Pinned[Factions] = Pinned(GAME_ID, Factions, lambda: Factions(sheets=load_factions()))
+"""Every version of the faction sheets this process knows; a state names the one it started with."""
+
+
+def factions_of(content: str) -> dict[str, FactionSheet]:
+    """The sheets of a game: its pinned version, or the files for a state saved before pinning."""
+    return FACTIONS.get(content).sheets if content else load_factions()

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from rules.core import Action, Event, Game, IllegalAction, Outcome, Result, Rng, who
+from rules.core.content import Pinned
 from rules.core.game import OptionChoice, OptionSpec
 from rules.core.steps import Option
 from rules.terra_sancta import factions as ab
 from rules.terra_sancta.board import SIDE_NAMES, parse_square, square_name, start_layout
 from rules.terra_sancta.combat import describe, hurt, roll
-from rules.terra_sancta.content import FactionSheet, load_factions
+from rules.terra_sancta.content import FACTIONS, Factions, FactionSheet, factions_of, load_factions
 from rules.terra_sancta.movegen import Move, landing_squares, piece_moves
 from rules.terra_sancta.pieces import KIND_NAMES, Piece, attack_die, max_health
 from rules.terra_sancta.plans import ABILITY_PLANS, LAND, MOVE, PASS, SKIP, act_value, offer
@@ -81,7 +82,10 @@ class TerraSancta(Game):
         return out
 
     def sheet(self, s: TSState, player: str) -> FactionSheet:
-        return load_factions()[s.factions[player]]
+        return factions_of(s.content)[s.factions[player]]
+
+    def pinned_content(self) -> Pinned[Factions]:
+        return FACTIONS
 
     def setup(self, players, options, seed):
         return self.start(players, options, seed).state
@@ -93,8 +97,9 @@ class TerraSancta(Game):
         opts = self.resolve_options(options)
         rng = Rng(seed=seed)
         sides = dict(zip(players, SIDES_FOR[len(players)], strict=True))
-        s = TSState(players=list(players), sides=sides, factions={}, stage="faction", rng=rng)
-        known = list(load_factions())
+        s = TSState(players=list(players), sides=sides, factions={}, stage="faction", rng=rng,
+                    content=FACTIONS.current())
+        known = list(factions_of(s.content))
         if opts.get("seat_factions"):
             ids = opts["seat_factions"].split(",")
             if len(ids) != len(players):
@@ -104,7 +109,7 @@ class TerraSancta(Game):
             s.factions = dict(zip(players, rng.shuffled(known)[: len(players)], strict=True))
         events: list[Event] = []
         if len(s.factions) == len(players):
-            drawn = ", ".join(f"{who(p)}: {load_factions()[f].name}" for p, f in s.factions.items())
+            drawn = ", ".join(f"{who(p)}: {factions_of(s.content)[f].name}" for p, f in s.factions.items())
             events.append(Event(kind="factions", text=f"Factions: {drawn}.", data={"factions": s.factions}))
             self._start_play(s, events)
         else:
@@ -212,7 +217,7 @@ class TerraSancta(Game):
             taken = set(s.factions.values())
             return [Action(key=f"faction:{f.id}", label=f"Play {f.name}", group="Choose a faction",
                            description=f.summary[:100])
-                    for f in load_factions().values() if f.id not in taken]
+                    for f in factions_of(s.content).values() if f.id not in taken]
         sheet = self.sheet(s, player)
         if s.stage == "select":
             return self._move_actions(s, player, sheet)
@@ -263,7 +268,7 @@ class TerraSancta(Game):
         tag, _, rest = key.partition(":")
         if tag == "faction":
             s.factions[player] = rest
-            events.append(Event(kind="faction", text=f"{who(player)} takes {load_factions()[rest].name} "
+            events.append(Event(kind="faction", text=f"{who(player)} takes {factions_of(s.content)[rest].name} "
                                 f"({SIDE_NAMES[s.sides[player]]}).", data={"player": player, "faction": rest}))
             missing = [p for p in s.players if p not in s.factions]
             if missing:
@@ -355,7 +360,7 @@ class TerraSancta(Game):
     # --- views and result ------------------------------------------------
     def view(self, state, player):
         s: TSState = state
-        sheets = load_factions()
+        sheets = factions_of(s.content)
         pieces = [PieceView(square=square_name(q), owner=p.owner, faction=s.factions[p.owner], kind=p.kind,
                             name=sheets[s.factions[p.owner]].piece(p.kind).name, hp=p.hp, max_hp=p.max_hp)
                   for q, p in sorted(s.board.items())]
@@ -398,7 +403,7 @@ class TerraSancta(Game):
 
     def seat_label(self, state, player):
         f = state.factions.get(player)
-        return load_factions()[f].name if f else None
+        return factions_of(state.content)[f].name if f else None
 
     def check_invariants(self, state):
         s: TSState = state

@@ -25,7 +25,7 @@ from rules.terra_sancta.board import (
     offset,
     square_name,
 )
-from rules.terra_sancta.content import load_factions
+from rules.terra_sancta.content import factions_of
 from rules.terra_sancta.factions import ability_targets, lightning_damage, shot_die
 from rules.terra_sancta.movegen import KNIGHT_PATHS, RAYS, Move, landing_squares, piece_moves
 from rules.terra_sancta.pieces import Piece, attack_die
@@ -74,7 +74,7 @@ def _expected_dealt(die: int, hp: int) -> float:
 def threat_map(s: TSState, player: str) -> tuple[dict[int, float], dict[int, set[int]]]:
     """square -> expected damage the enemies could deal there next; square -> the enemy squares
     reaching it."""
-    sheets = load_factions()
+    sheets = factions_of(s.content)
     threat: dict[int, float] = {}
     reach: dict[int, set[int]] = {}
     board = s.board
@@ -133,7 +133,7 @@ def king_aims(board: dict[int, Piece], king: int) -> dict[str, set[int]]:
 
 def score_moves(s: TSState, player: str, only: int | None = None) -> list[tuple[float, Move]]:
     """Every move of `player` (or of the piece on `only`) with its score, best first."""
-    sheet = load_factions()[s.factions[player]]
+    sheet = factions_of(s.content)[s.factions[player]]
     threat, reach = threat_map(s, player)
     board = s.board
     my_king = next((q for q, p in board.items() if p.owner == player and p.kind == "K"), None)
@@ -210,7 +210,7 @@ def best_move(s: TSState, player: str) -> Move | None:
 
 
 def _ability_choice(s: TSState, player: str) -> int | None:
-    sheet = load_factions()[s.factions[player]]
+    sheet = factions_of(s.content)[s.factions[player]]
     targets = ability_targets(s, player, sheet)
     if not targets:
         return None
@@ -259,7 +259,7 @@ def choose(game, state: TSState, player: str, rng: Rng) -> Action:
         return by_key[LAND.step_key("square", square_name(best))]
     if s.stage == "ability":
         target = _ability_choice(s, player)
-        plan = ABILITY_PLANS.get(load_factions()[s.factions[player]].ability.kind)
+        plan = ABILITY_PLANS.get(factions_of(s.content)[s.factions[player]].ability.kind)
         if target is None or plan is None:
             return by_key[SKIP]
         return by_key.get(plan.step_key("target", square_name(target)), by_key[SKIP])

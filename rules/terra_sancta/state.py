@@ -52,6 +52,9 @@ class TSState(BaseModel):
     """player -> 'S', 'W', 'N' or 'E'."""
     factions: dict[str, str]
     """player -> faction id (filled during the faction choice)."""
+    content: str = ""
+    """The version of the faction sheets this game plays with (`content.FACTIONS`), pinned at
+    the start. Empty (a state saved before pinning): read the files."""
     stage: PlayStage
     order: list[str] = []
     """Turn order, starting with the winner of the start roll; filled when play begins."""

@@ -251,3 +251,26 @@ def test_automatic_player_strikes_the_leading_enemy_with_two_or_more_enemies():
     s, _ = play(s, "move.piece:f5", "move.act:mv.f6")
     assert policy.leading_enemy(s, "a") is None
     assert GAME.auto_action(s, "a", Rng(seed=1)).key == "bolt.target:e3"
+
+
+def test_a_running_game_keeps_its_faction_sheets_when_the_pack_changes(tmp_path):
+    from rules import get_game
+    from rules.core.content import SHIPPED, set_content_dir
+    from rules.terra_sancta.content import load_factions
+
+    game = get_game("terra-sancta")
+    state = game.setup(["a", "b"], {"seat_factions": "bots,grove"}, 3)
+    before = game.sheet(state, "a")
+    pack = tmp_path / "pack" / "terra-sancta" / "factions"
+    pack.mkdir(parents=True)
+    text = (SHIPPED / "terra-sancta" / "factions" / "bots.yaml").read_text(encoding="utf-8")
+    (pack / "bots.yaml").write_text(text.replace(f"name: {before.name}", "name: The Clockworks", 1),
+                                    encoding="utf-8")
+    set_content_dir(tmp_path / "pack")
+    try:
+        assert load_factions()["bots"].name == "The Clockworks"  # the pack is read when set
+        assert game.sheet(state, "a") == before  # the running game keeps its sheets
+        fresh = game.setup(["a", "b"], {"seat_factions": "bots,grove"}, 3)
+        assert game.sheet(fresh, "a").name == "The Clockworks" and fresh.content != state.content
+    finally:
+        set_content_dir(None)
