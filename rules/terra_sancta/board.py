@@ -31,14 +31,6 @@ def square(file: int, rank: int) -> int:
     return rank * SIZE + file
 
 
-def file_of(sq: int) -> int:
-    return sq % SIZE
-
-
-def rank_of(sq: int) -> int:
-    return sq // SIZE
-
-
 def on_board(file: int, rank: int) -> bool:
     """Inside the 12x12 square and outside the four cut corners."""
     return 0 <= file < SIZE and 0 <= rank < SIZE and (4 <= file < 8 or 4 <= rank < 8)
