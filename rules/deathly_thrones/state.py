@@ -95,12 +95,6 @@ class RunState(BaseModel):
             "fight": self.fight.model_copy(deep=True) if self.fight else None,
         })
 
-    # pydantic's own `copy` (deprecated since pydantic 2) takes include/exclude/update/deep;
-    # this one keeps callers of `state.copy()` on the cheap independent copy above.
-    def copy(self) -> RunState:  # type: ignore[override]
-        """The same as `clone`."""
-        return self.clone()
-
 
 class PassedStep(BaseModel):
     step: int

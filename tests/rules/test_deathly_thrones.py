@@ -231,7 +231,7 @@ def test_view_is_public_and_hides_the_deck_order():
     for _ in range(3):
         s = GAME.apply(s, "p", GAME.auto_action(s, "p", Rng(seed=0)).key).state
     assert GAME.view(s, None) == GAME.view(s, "p")
-    other = s.copy()
+    other = s.clone()
     other.battle_deck = list(reversed(other.battle_deck))
     other.step_deck = list(reversed(other.step_deck))
     assert GAME.view(other, None) == GAME.view(s, None)
