@@ -17,6 +17,7 @@ from rules.core import (
     who,
 )
 from rules.core.content import Pinned
+from rules.core.state import independent_copy
 from rules.deathly_thrones import help as help_text
 from rules.deathly_thrones import policy
 from rules.deathly_thrones.combat import (
@@ -166,7 +167,7 @@ class DeathlyThrones(Game[RunState, RunView]):
     def apply(self, state: RunState, player: str, action: str | Action,
               text: str | None = None) -> Outcome:
         act = self.find_action(state, player, action)
-        s = state.clone()
+        s = independent_copy(state)
         events: list[Event] = []
         if act.key == "step":
             self._walk(s, events)
@@ -377,7 +378,7 @@ class DeathlyThrones(Game[RunState, RunView]):
         """The run with its hidden parts dealt anew: the order of the face-down step deck and of
         the face-down battle deck, and the generator's seed. Everything else is on the table
         (the cards drawn, the discard pile's size, the counters, the fight)."""
-        s = state.clone()
+        s = independent_copy(state)
         s.step_deck = rng.shuffled(s.step_deck)
         s.battle_deck = rng.shuffled(s.battle_deck)
         s.rng = Rng(seed=rng.randint(0, 2**62), counter=state.rng.counter)

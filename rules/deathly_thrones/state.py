@@ -84,17 +84,6 @@ class RunState(BaseModel):
     outcome: Literal["won", "dead"] | None = None
     rng: Rng
 
-    def clone(self) -> RunState:
-        """An independent copy for `apply`. Cards are frozen, so the lists are copied and the
-        cards shared: much cheaper than a deep copy, and as safe."""
-        return self.model_copy(update={
-            "players": list(self.players), "step_deck": list(self.step_deck),
-            "steps_drawn": list(self.steps_drawn), "battle_deck": list(self.battle_deck),
-            "battle_discard": list(self.battle_discard), "battle_table": list(self.battle_table),
-            "visited": list(self.visited), "rng": self.rng.model_copy(),
-            "fight": self.fight.model_copy(deep=True) if self.fight else None,
-        })
-
 
 class PassedStep(BaseModel):
     step: int

@@ -16,6 +16,7 @@ from rules.core import (
     who,
 )
 from rules.core.content import Pinned
+from rules.core.state import independent_copy
 from rules.gods_of_magic import magic
 from rules.gods_of_magic.content import DECKS, Deck, Suit, load_deck
 from rules.gods_of_magic.moves import (
@@ -45,8 +46,6 @@ from rules.gods_of_magic.state import (
     GomState,
     MagicRoll,
     Objection,
-    Placed,
-    Realm,
     realm_cards,
 )
 from rules.gods_of_magic.view import GomView, build_view
@@ -183,7 +182,7 @@ class GodsOfMagic(Game[GomState, GomView]):
         line = " ".join((text or "").split())[:300]
         if story and mode == "strict" and not line:
             raise IllegalAction("Strict storytelling is on: describe the realm in a line to make this move.")
-        s = _clone(s0)
+        s = independent_copy(s0)
         token = self._handle(s, player, key, events)
         if story:
             if line:
@@ -344,7 +343,7 @@ class GodsOfMagic(Game[GomState, GomView]):
         events.append(Event(kind="game_over", text=_summary(s), data={"winners": winners}))
 
     def _vote(self, s0: GomState, player: str, key: str, events: list[Event]) -> GomState:
-        s = _clone(s0)
+        s = independent_copy(s0)
         o = s.objection
         assert o is not None, "a vote needs an open objection"
         (o.objections if key == "obj:yes" else o.stands).append(player)
@@ -418,28 +417,6 @@ class GodsOfMagic(Game[GomState, GomView]):
         assert len(seen) == len(s.cards), f"{len(seen)} cards in the game, {len(s.cards)} expected"
         assert set(seen) == set(s.cards), "a card is duplicated or unknown"
         assert all(v >= 0 for v in s.scores.values())
-
-
-def _clone(s: GomState) -> GomState:
-    """A deep copy, written out for speed; the card catalogue (never changed in a game) is shared."""
-    return s.model_copy(update={
-        "players": list(s.players),
-        "options": dict(s.options),
-        "rng": s.rng.model_copy(),
-        "deck": list(s.deck),
-        "discard": list(s.discard),
-        "hands": {p: list(h) for p, h in s.hands.items()},
-        "domains": {p: [Realm.model_construct(cards=[
-            Placed.model_construct(card=x.card, descriptors=list(x.descriptors)) for x in r.cards])
-            for r in realms] for p, realms in s.domains.items()},
-        "scores": dict(s.scores),
-        "setup_done": list(s.setup_done),
-        "setup_played": dict(s.setup_played),
-        "forbidden": list(s.forbidden),
-        "dice": s.dice.model_copy() if s.dice else None,
-        "objection": s.objection.model_copy(deep=True) if s.objection else None,
-        "winners": list(s.winners) if s.winners is not None else None,
-    })
 
 
 def _unique_labels(acts: list[Action]) -> list[Action]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rules.core import Action, Event, Game, IllegalAction, Outcome, Result, Rng, who
 from rules.core.content import Pinned
 from rules.core.game import OptionChoice, OptionSpec
+from rules.core.state import independent_copy
 from rules.core.steps import Option
 from rules.terra_sancta import factions as ab
 from rules.terra_sancta.board import SIDE_NAMES, parse_square, square_name, start_layout
@@ -262,7 +263,7 @@ class TerraSancta(Game):
 
     def apply(self, state, player, action, text=None):
         act = self.find_action(state, player, action)
-        s: TSState = state.clone()
+        s: TSState = independent_copy(state)
         events: list[Event] = []
         key = act.key
         tag, _, rest = key.partition(":")

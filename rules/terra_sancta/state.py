@@ -114,21 +114,6 @@ class TSState(BaseModel):
         """The stage the table shows: `act` while a piece is chosen."""
         return "act" if self.stage == "select" and self.building is not None else self.stage
 
-    def clone(self) -> TSState:
-        """A copy sharing nothing mutable with this state (pieces and marks are immutable)."""
-        c = self.model_copy()
-        c.players = list(self.players)
-        c.sides = dict(self.sides)
-        c.factions = dict(self.factions)
-        c.order = list(self.order)
-        c.board = dict(self.board)
-        c.alive = list(self.alive)
-        c.landing = list(self.landing)
-        c.dice = list(self.dice)
-        c.start_rolls = [list(r) for r in self.start_rolls]
-        c.rng = self.rng.model_copy()
-        return c
-
 
 class PieceView(BaseModel):
     square: str

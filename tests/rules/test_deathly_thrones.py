@@ -6,6 +6,7 @@ import pytest
 
 import rules
 from rules.core import Card, IllegalAction, Rng, Suit
+from rules.core.state import independent_copy
 from rules.deathly_thrones import policy
 from rules.deathly_thrones.combat import battle_cards, resolve_round
 from rules.deathly_thrones.content import characters, quests
@@ -231,7 +232,7 @@ def test_view_is_public_and_hides_the_deck_order():
     for _ in range(3):
         s = GAME.apply(s, "p", GAME.auto_action(s, "p", Rng(seed=0)).key).state
     assert GAME.view(s, None) == GAME.view(s, "p")
-    other = s.clone()
+    other = independent_copy(s)
     other.battle_deck = list(reversed(other.battle_deck))
     other.step_deck = list(reversed(other.step_deck))
     assert GAME.view(other, None) == GAME.view(s, None)

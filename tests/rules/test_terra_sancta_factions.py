@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.core import IllegalAction, Rng
+from rules.core.state import independent_copy
 from rules.terra_sancta import GAME, policy
 from rules.terra_sancta.board import square_name
 from rules.terra_sancta.content import load_factions
@@ -145,7 +146,7 @@ def test_abilities_refuse_a_king(faction):
                  factions=(faction, "bots"))
     sheet = F[faction]
     assert not {sq("f6"), sq("f12")} & set(ability_targets(s, "a", sheet))
-    copy = s.clone()
+    copy = independent_copy(s)
     with pytest.raises(IllegalAction):
         use_ability(copy, "a", sheet, sq("f12" if faction == "thunderbirds" else "f6"), [])
     assert copy.king_touched_by_ability == 1

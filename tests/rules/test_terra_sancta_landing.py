@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from rules.core import IllegalAction, Rng
+from rules.core.state import independent_copy
 from rules.terra_sancta import GAME
 from rules.terra_sancta.movegen import landing_squares, piece_moves
 from rules.terra_sancta.pieces import Piece
@@ -102,7 +103,7 @@ def test_knight_other_l_lands_on_its_own_path():
 def test_bots_melee_leaves_its_square_but_a_shot_stays():
     s = position({"f4": ("a", "R"), "f7": ("b", "B"), "g1": ("a", "K"), "f12": ("b", "K")},
                  factions=("bots", "grove"))
-    other = s.clone()  # the same position, for the shot
+    other = independent_copy(s)  # the same position, for the shot
     s.rng.script(5)
     melee, _ = play(s, "move.piece:f4", "move.act:at.f7")
     assert melee.stage == "land" and melee.landing == [sq("f5"), sq("f6")]

@@ -1,0 +1,50 @@
+"""One way to copy a game state before changing it (`apply` never changes its input)."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+M = TypeVar("M", bound=BaseModel)
+
+_SHARED: set[type] = {str, int, float, bool, type(None), bytes}
+"""Types whose values are shared, not copied: atoms, and (learnt on first sight) tuples and
+frozen models, which cannot change."""
+
+
+def _copy(value: Any) -> Any:
+    kind = type(value)
+    if kind in _SHARED:
+        return value
+    if kind is list:
+        return [v if type(v) in _SHARED else _copy(v) for v in value]
+    if kind is dict:
+        return {k: v if type(v) in _SHARED else _copy(v) for k, v in value.items()}
+    if kind is set:
+        return {_copy(v) for v in value}
+    if isinstance(value, tuple):  # NamedTuples included: game states keep values in them
+        _SHARED.add(kind)
+        return value
+    if isinstance(value, BaseModel):
+        if value.model_config.get("frozen"):
+            _SHARED.add(kind)
+            return value
+        return independent_copy(value)
+    raise TypeError(f"cannot copy a {kind.__name__} inside a game state")
+
+
+def independent_copy(state: M) -> M:
+    """A copy of a state that shares nothing mutable with it: lists, dicts and sets are copied,
+    models are copied field by field, frozen models and tuples are shared (they cannot change).
+    Much cheaper than `model_copy(deep=True)`, and the one copy every game uses."""
+    cls = type(state)
+    out = cls.__new__(cls)
+    setattr_ = object.__setattr__
+    setattr_(out, "__dict__", {k: v if type(v) in _SHARED else _copy(v)
+                               for k, v in state.__dict__.items()})
+    setattr_(out, "__pydantic_fields_set__", set(state.__pydantic_fields_set__))
+    extra, private = state.__pydantic_extra__, state.__pydantic_private__
+    setattr_(out, "__pydantic_extra__", None if extra is None else _copy(extra))
+    setattr_(out, "__pydantic_private__", None if private is None else dict(private))
+    return out
