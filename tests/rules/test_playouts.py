@@ -91,3 +91,30 @@ def test_random_playout(game_id, n, seed):
     for player, key, text in history:
         state = game.apply(state, player, key, text).state
     assert state == final
+
+
+RECORD_GAMES = [gid for gid, game in sorted(rules.GAMES.items()) if game.record_type is not None]
+
+
+@pytest.mark.parametrize("game_id", RECORD_GAMES)
+def test_records_carry_over_across_two_sessions(game_id):
+    """A game that keeps records takes each player's record in and hands an updated one back,
+    which the next session takes in again (JSON in between, as the store keeps them)."""
+    game = rules.get_game(game_id)
+    players = [f"p{i}" for i in range(game.min_players)]
+    assert game.record_type is not None
+    records = {p: game.new_record(f"hero {p}") for p in players}
+    kept: dict = {}
+    for session in range(2):
+        state = game.start(players, {}, 40 + session, records=records).state
+        chooser = Rng(seed=session)
+        for _ in range(game.max_steps):
+            if game.result(state) is not None:
+                break
+            player = chooser.choice(game.to_act(state))
+            state = game.apply(state, player, game.auto_action(state, player, chooser).key).state
+        out = game.records_out(state)
+        assert set(out) == set(players) and all(isinstance(r, game.record_type) for r in out.values())
+        records = {p: game.record_type.model_validate_json(r.model_dump_json()) for p, r in out.items()}
+        kept[session] = records
+    assert kept[0] != kept[1], "the second session changed the records it was given"
