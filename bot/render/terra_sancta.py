@@ -5,9 +5,10 @@ from __future__ import annotations
 import io
 from functools import lru_cache
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from bot.render.base import GameRenderer, RenderContext
+from bot.render.drawing import centred, font, ink, rgb
 from bot.render.panel import Panel
 from rules.core import Event, who
 from rules.terra_sancta.board import (
@@ -39,10 +40,6 @@ WHY = {"start": "start roll", "attack": "attack", "shot": "shot", "lightning": "
 
 
 @lru_cache(maxsize=8)
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
-
-
 def _xy(name: str) -> tuple[int, int]:
     """Top-left pixel of a square (rank 1 at the bottom)."""
     sq = parse_square(name)
@@ -50,27 +47,11 @@ def _xy(name: str) -> tuple[int, int]:
     return MARGIN + f * CELL, MARGIN + (SIZE - 1 - r) * CELL
 
 
-def _rgb(colour: str) -> tuple[int, int, int]:
-    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
-    return r, g, b
-
-
-def _ink(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
-    """Black or white text, whichever reads better on `rgb`."""
-    return (0, 0, 0) if 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2] > 150 else (255, 255, 255)
-
-
-def _centred(draw: ImageDraw.ImageDraw, cx: float, cy: float, text: str, font: ImageFont.BaseImageFont,
-             fill: tuple[int, int, int]) -> None:
-    box = draw.textbbox((0, 0), text, font=font)
-    draw.text((cx - (box[2] - box[0]) / 2 - box[0], cy - (box[3] - box[1]) / 2 - box[1]), text, font=font, fill=fill)
-
-
 def draw_board(view: TSView) -> bytes:
     """The board as PNG bytes: squares, Terra Sancta, crowns, pieces, wounds, last move and attack."""
     img = Image.new("RGB", (BOARD_PX, BOARD_PX), (58, 46, 36))
     d = ImageDraw.Draw(img)
-    coord = _font(13)
+    coord = font(13)
     for sq in range(SIZE * SIZE):
         f, r = sq % SIZE, sq // SIZE
         x, y = MARGIN + f * CELL, MARGIN + (SIZE - 1 - r) * CELL
@@ -89,7 +70,7 @@ def draw_board(view: TSView) -> bytes:
         rank_y = MARGIN + (SIZE - 1 - i) * CELL + CELL / 2
         for cx, cy, text in ((file_x, MARGIN / 2, FILES[i]), (file_x, BOARD_PX - MARGIN / 2, FILES[i]),
                              (MARGIN / 2, rank_y, str(i + 1)), (BOARD_PX - MARGIN / 2, rank_y, str(i + 1))):
-            _centred(d, cx, cy, text, coord, (240, 230, 210))
+            centred(d, cx, cy, text, coord, (240, 230, 210))
 
     def outline(name: str, colour: tuple[int, int, int], width: int = 3) -> None:
         x, y = _xy(name)
@@ -110,19 +91,19 @@ def draw_board(view: TSView) -> bytes:
         x, y = _xy(name)
         d.ellipse([x + CELL / 2 - 6, y + CELL / 2 - 6, x + CELL / 2 + 6, y + CELL / 2 + 6], fill=SELECT_COLOUR)
 
-    letter_big, letter_small, hp_font = _font(22), _font(17), _font(11)
+    letter_big, letter_small, hp_font = font(22), font(17), font(11)
     for p in view.pieces:
         x, y = _xy(p.square)
-        rgb = _rgb(view.faction_colours.get(p.owner, "#888888"))
+        colour = rgb(view.faction_colours.get(p.owner, "#888888"))
         cx, cy = x + CELL / 2, y + CELL / 2 - (3 if p.hp < p.max_hp else 0)
         radius = 13 if p.kind == "P" else 18
-        d.ellipse([cx - radius, cy - radius, cx + radius, cy + radius], fill=rgb, outline=(20, 20, 20), width=2)
+        d.ellipse([cx - radius, cy - radius, cx + radius, cy + radius], fill=colour, outline=(20, 20, 20), width=2)
         if p.kind == "K":  # a king: a white and black double ring, readable on any faction colour
             d.ellipse([cx - radius + 2, cy - radius + 2, cx + radius - 2, cy + radius - 2], outline=(255, 255, 255),
                       width=2)
             d.ellipse([cx - radius + 4, cy - radius + 4, cx + radius - 4, cy + radius - 4], outline=(20, 20, 20),
                       width=1)
-        _centred(d, cx, cy, LETTER[p.kind], letter_small if p.kind == "P" else letter_big, _ink(rgb))
+        centred(d, cx, cy, LETTER[p.kind], letter_small if p.kind == "P" else letter_big, ink(colour))
         if p.hp < p.max_hp:
             bx, by = x + 3, y + CELL - 9
             width = CELL - 6
