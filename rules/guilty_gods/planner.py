@@ -1,0 +1,252 @@
+"""Searching moves for the automatic players: every attack or defense the hand and the seals
+allow, scored by a value model (policy.py has the careful one, rivals.py the greedy one).
+
+A plan is the list of (card, place) steps that builds the move from nothing, west to east
+(`row` or `f<i>` first, then `e`/`ea`, then supports `s<i>`, then the group support `g`), so
+that the automatic player can click it through the step plans one action at a time. The search
+only uses what the player may know: their own hand and seals, the move on the table, and the
+public facts about the rival (Gnosis, seals, hand size, the cards not yet seen face up).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from rules.guilty_gods.combos import chain_cost, combination_cost, place
+from rules.guilty_gods.content import CreatureDef
+from rules.guilty_gods.plans import draft_of
+from rules.guilty_gods.state import GgState, Move
+
+MAX_ROW = 5
+
+Scorer = Callable[["Shape"], float]
+"""A value model: how good a candidate move is for the player searching."""
+
+
+@dataclass
+class Plan:
+    steps: list[tuple[str, str]] = field(default_factory=list)
+    """(card, place) in build order."""
+    chain: bool = False
+    cost: int = 0
+    value: float = 0.0
+
+
+@dataclass
+class Shape:
+    """A candidate move as the value models see it."""
+
+    kind: str
+    cards: list[CreatureDef]
+    """The row, west to east."""
+    spheres: list[frozenset[str]]
+    offset: int = 0
+    supports: dict[int, CreatureDef] = field(default_factory=dict)
+    group: CreatureDef | None = None
+    cost: int = 0
+    """Joins, Combination and automatic supports."""
+    combo_at: int | None = None
+    """Index of the east card of the join that Combination opens."""
+
+    def used(self) -> list[CreatureDef]:
+        return self.cards + list(self.supports.values()) + ([self.group] if self.group else [])
+
+    def steps(self) -> list[tuple[str, str]]:
+        first = "row" if self.kind == "attack" else f"f{self.offset}"
+        out = [(self.cards[0].id, first)]
+        for i, c in enumerate(self.cards[1:], start=1):
+            out.append((c.id, "ea" if self.combo_at == i else "e"))
+        out += [(c.id, f"s{i}") for i, c in sorted(self.supports.items())]
+        if self.group is not None:
+            out.append((self.group.id, "g"))
+        return out
+
+
+def hand_counts(s: GgState, player: str, kind: str) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for c in s.seats[player].hand:
+        if s.cards[c].kind == kind:
+            out[c] = out.get(c, 0) + 1
+    return out
+
+
+def _join(kind: str, west: CreatureDef, east: CreatureDef) -> tuple[int, int]:
+    """(cost, closed slots in the way) of joining two cards in a row of this kind."""
+    a, b = (west.right, east.left) if kind == "attack" else (west.left, east.right)
+    closed = (not a.open) + (not b.open)
+    return a.cost + b.cost, closed
+
+
+def rows(s: GgState, player: str, kind: str, seals: int, max_len: int) -> Iterator[Shape]:
+    """Every row of the player's cards of this kind (west to east) whose joins they can pay,
+    using Aizen's Combination for one closed slot when they have it."""
+    counts = hand_counts(s, player, kind)
+    combo = combination_cost(s, player)
+    ids = sorted(counts)
+
+    def grow(row: list[CreatureDef], cost: int, combo_at: int | None) -> Iterator[Shape]:
+        yield Shape(kind=kind, cards=list(row), spheres=[frozenset(c.spheres) for c in row],
+                    cost=cost, combo_at=combo_at)
+        if len(row) >= max_len:
+            return
+        for cid in ids:
+            if counts[cid] == 0:
+                continue
+            card = s.cards[cid]
+            join, closed = _join(kind, row[-1], card)
+            extra, at = join, combo_at
+            if closed == 1 and combo is not None and combo_at is None:
+                extra, at = join + combo, len(row)
+            elif closed:
+                continue
+            if cost + extra > seals:
+                continue
+            counts[cid] -= 1
+            row.append(card)
+            yield from grow(row, cost + extra, at)
+            row.pop()
+            counts[cid] += 1
+
+    for cid in ids:
+        counts[cid] -= 1
+        yield from grow([s.cards[cid]], 0, None)
+        counts[cid] += 1
+
+
+def with_supports(s: GgState, shape: Shape, spare: dict[str, int], seals: int,
+                  score: Callable[[Shape], float]) -> Shape:
+    """Add supports one by one while the score improves (greedy)."""
+    best, best_v = shape, score(shape)
+    while True:
+        found = None
+        for cid, n in spare.items():
+            if n <= 0:
+                continue
+            card = s.cards[cid]
+            sup = card.support
+            if sup.effect.open_slots:
+                continue
+            targets: list[int | None] = ([i for i in range(len(best.cards)) if i not in best.supports]
+                                         if sup.scope == "individual" else
+                                         ([None] if best.group is None else []))
+            for i in targets:
+                cost = 0
+                if sup.automatic:
+                    cost = sup.cost_for(best.cards[i].level if i is not None else 0)
+                if best.cost + cost > seals:
+                    continue
+                cand = Shape(kind=best.kind, cards=best.cards, spheres=list(best.spheres),
+                             offset=best.offset, supports=dict(best.supports), group=best.group,
+                             cost=best.cost + cost, combo_at=best.combo_at)
+                if i is None:
+                    cand.group = card
+                else:
+                    cand.supports[i] = card
+                if sup.automatic and sup.effect.sphere:
+                    idx = range(len(cand.cards)) if i is None else [i]
+                    for j in idx:
+                        cand.spheres[j] = cand.spheres[j] | {sup.effect.sphere}
+                v = score(cand)
+                if v > best_v + 1e-9:
+                    found, best_v = (cand, cid), v
+        if found is None:
+            return best
+        best = found[0]
+        spare[found[1]] -= 1
+
+
+TOP = 10
+"""Rows scored without supports; the best few are tried with supports."""
+
+
+def _top(shapes: Iterator[Shape], score: Callable[[Shape], float]) -> list[Shape]:
+    scored = sorted(((score(x), i, x) for i, x in enumerate(shapes)), key=lambda t: (-t[0], t[1]))
+    return [x for _v, _i, x in scored[:TOP]]
+
+
+def best_attack(s: GgState, player: str, score: Callable[[Shape], float],
+                chain_value: Callable[[Shape], float] | None = None) -> Plan | None:
+    """The best-scoring attack (None: no attack card)."""
+    seals = s.seats[player].seals
+    best: Plan | None = None
+    counts = hand_counts(s, player, "attack")
+    for shape in _top(rows(s, player, "attack", seals, MAX_ROW), score):
+        spare = dict(counts)
+        for c in shape.cards:
+            spare[c.id] -= 1
+        full = with_supports(s, shape, spare, seals, score)
+        v = score(full)
+        plan = Plan(steps=full.steps(), cost=full.cost, value=v)
+        cc = chain_cost(s, player)
+        if chain_value is not None and cc is not None and full.cost + cc <= seals:
+            cv = chain_value(full)
+            if cv > 0:
+                plan.chain, plan.cost, plan.value = True, full.cost + cc, v + cv
+        if best is None or plan.value > best.value:
+            best = plan
+    return best
+
+
+def best_defense(s: GgState, player: str, score: Callable[[Shape], float]) -> Plan | None:
+    """The best-scoring defense (None: no defense card)."""
+    assert s.attack is not None
+    n = len(s.attack.row)
+    seals = s.seats[player].seals
+    counts = hand_counts(s, player, "defense")
+    best: Plan | None = None
+    placed = (Shape(kind="defense", cards=shape.cards, spheres=shape.spheres, offset=offset,
+                    cost=shape.cost, combo_at=shape.combo_at)
+              for shape in rows(s, player, "defense", seals, min(n, MAX_ROW))
+              for offset in range(0, n - len(shape.cards) + 1))
+    for shape in _top(placed, score):
+        spare = dict(counts)
+        for c in shape.cards:
+            spare[c.id] -= 1
+        full = with_supports(s, shape, spare, seals, score)
+        v = score(full)
+        if best is None or v > best.value:
+            best = Plan(steps=full.steps(), cost=full.cost, value=v)
+    return best
+
+
+# --- driving a plan through the step actions ------------------------------------------------------
+
+def signature(move: Move) -> tuple[object, ...]:
+    return (tuple((p.card, p.support, p.opened) for p in move.row), move.group,
+            move.offset if move.kind == "defense" else 0)
+
+
+def next_key(s: GgState, player: str, plan: Plan | None, fallback: str) -> str:
+    """The next click towards `plan` (None: towards `fallback`, renewing or taking the hit)."""
+    draft = draft_of(s, player)
+    b = s.building
+    if plan is None:
+        if b is not None:
+            return f"{b.verb}.back"
+        if draft.steps:
+            return "undo"
+        if draft.chain:
+            return "chain"
+        return fallback
+    # how much of the plan the draft already is (-1: it went elsewhere)
+    m = Move(player=player, kind=draft.kind)
+    done = 0 if signature(m) == signature(draft) else -1
+    for k, (card, at) in enumerate(plan.steps):
+        m = place(s, m, card, at)
+        if signature(m) == signature(draft):
+            done = k + 1
+    if b is not None:
+        if 0 <= done < len(plan.steps) and plan.steps[done][0] == b.args["card"]:
+            return f"{b.verb}.at:{plan.steps[done][1]}"
+        return f"{b.verb}.back"
+    if done < 0:
+        return "undo" if draft.steps else fallback
+    if done < len(plan.steps):
+        card, at = plan.steps[done]
+        if done == 0:
+            return f"attack.card:{card}" if draft.kind == "attack" else f"face.card:{card}"
+        return f"add.card:{card}"
+    if draft.chain != plan.chain:
+        return "chain"
+    return "go"
