@@ -169,3 +169,25 @@ async def test_simultaneous_setup_clicks_on_views_still_current_for_each_player(
         reply = await h.select(again, cid, values, user=BOB)
         assert reply.ephemeral and "out of date" in reply.text()
         assert (await bot.service.active_in_channel(CHANNEL)).version == after.version
+
+
+async def test_guilty_gods_alone_against_the_automatic_player_to_the_end(db):
+    bot = make_bot(db, seed=9)
+    async with DiscordHarness(bot) as h:
+        table = await open_table(h, "guilty-gods", [ALICE], bots=1)
+        assert h.dms_to(ALICE)  # a hand is private: it comes by DM
+        moves = await _play_out(h, bot, 3000)
+        assert moves > 5
+        assert "game over" in table.text().lower()
+        stats = await h.slash("game stats", user=ALICE, channel=CHANNEL, options={"game": "guilty-gods"})
+        assert "Guilty Gods" in stats.text() and "of 1" in stats.text()
+
+
+async def test_guilty_gods_two_people_one_with_closed_dms(db):
+    bot = make_bot(db, seed=4)
+    async with DiscordHarness(bot) as h:
+        h.block_dms(BOB)
+        table = await open_table(h, "guilty-gods", [ALICE, BOB])
+        moves = await _play_out(h, bot, 4000)
+        assert moves > 5 and "game over" in table.text().lower()
+        assert h.ephemerals_to(BOB), "Bob played from ephemeral views"

@@ -283,7 +283,7 @@ async def test_roll_command(db):
 async def test_game_autocomplete_lists_games(db):
     bot = make_bot(db)
     async with DiscordHarness(bot) as h:
-        choices = await h.autocomplete("game new", user=ALICE, channel=CHANNEL, options={"game": "gods"},
+        choices = await h.autocomplete("game new", user=ALICE, channel=CHANNEL, options={"game": "magic"},
                                        focused="game")
         assert [c["value"] for c in choices] == ["gods-of-magic"]
 
