@@ -6,6 +6,8 @@ A plan is the list of (card, place) steps that builds the move from nothing, wes
 that the automatic player can click it through the step plans one action at a time. The search
 only uses what the player may know: their own hand and seals, the move on the table, and the
 public facts about the rival (Gnosis, seals, hand size, the cards not yet seen face up).
+`next_key` turns a plan into the next click, whatever was clicked before (undoing what does not
+fit the plan).
 """
 
 from __future__ import annotations

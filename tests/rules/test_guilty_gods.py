@@ -557,11 +557,14 @@ def test_rules_pages_fit_and_are_the_projects_own_words():
     if book.exists():
         words = re.findall(r"[a-z']+", book.read_text(encoding="utf-8").lower())
         grams = {" ".join(words[i:i + 10]) for i in range(len(words) - 9)}
-        for p in pages:
-            mine = re.findall(r"[a-z']+", p.body.lower())
+        content = Path(__file__).resolve().parents[2] / "content" / "guilty-gods"
+        texts = [(p.title, p.body) for p in pages]
+        texts += [(f.name, f.read_text(encoding="utf-8")) for f in sorted(content.glob("*.yaml"))]
+        for title, body in texts:
+            mine = re.findall(r"[a-z']+", body.lower())
             copied = [" ".join(mine[i:i + 10]) for i in range(len(mine) - 9)
                       if " ".join(mine[i:i + 10]) in grams]
-            assert not copied, f"{p.title}: {copied[:2]}"
+            assert not copied, f"{title}: {copied[:2]}"
 
 
 def _duel(seed: int, auto_seat: str, rival) -> bool:
