@@ -61,7 +61,10 @@ def move_text(move: MoveView) -> str:
     return "\n".join(lines)
 
 
-def _draw_card(d: ImageDraw.ImageDraw, x: int, y: int, placed: PlacedView) -> None:
+def _draw_card(d: ImageDraw.ImageDraw, x: int, y: int, placed: PlacedView,
+               blocked: set[str] | None = None) -> None:
+    """One card face; `blocked`: the attack spheres its facing defense card stops (drawn
+    crossed out), so the picture shows sphere by sphere what got through."""
     card = placed.card
     bg = ATTACK_BG if card.kind == "attack" else DEFENSE_BG
     outline = (30, 30, 30)
@@ -77,8 +80,13 @@ def _draw_card(d: ImageDraw.ImageDraw, x: int, y: int, placed: PlacedView) -> No
     box = (CARD_W - 20) // 4
     for i, sphere in enumerate(placed.spheres):
         sx = x + 10 + i * box
-        d.rectangle([sx + 2, y + 48, sx + box - 2, y + 48 + box - 4], fill=SPHERE_COLOURS[sphere])
-        centred(d, sx + box / 2, y + 48 + (box - 4) / 2, SPHERE_LETTER[sphere], font(14), (255, 255, 255))
+        stopped = blocked is not None and sphere in blocked
+        fill = (190, 190, 190) if stopped else SPHERE_COLOURS[sphere]
+        top, bottom = y + 48, y + 48 + box - 4
+        d.rectangle([sx + 2, top, sx + box - 2, bottom], fill=fill)
+        centred(d, sx + box / 2, (top + bottom) / 2, SPHERE_LETTER[sphere], font(14), (255, 255, 255))
+        if stopped:
+            d.line([sx + 2, top, sx + box - 2, bottom], fill=(90, 90, 90), width=2)
     # the slots on both sides
     small = font(11)
     for slot, right in ((card.left, False), (card.right, True)):
@@ -106,8 +114,10 @@ def draw_combat(attack: MoveView, defense: MoveView | None) -> bytes:
     height = 2 * MARGIN + 2 * CARD_H + 40
     image = Image.new("RGB", (max(width, 200), height), (245, 243, 238))
     d = ImageDraw.Draw(image)
+    facing = {p.facing: set(p.spheres) for p in (defense.row if defense else [])}
     for p in attack.row:
-        _draw_card(d, MARGIN + p.facing * (CARD_W + GAP), MARGIN, p)
+        _draw_card(d, MARGIN + p.facing * (CARD_W + GAP), MARGIN, p,
+                   blocked=facing.get(p.facing, set()) if defense else None)
     centred(d, image.width / 2, MARGIN + CARD_H + 20, "vs" if defense else "no defense", font(14),
             (90, 90, 90))
     for p in defense.row if defense else []:

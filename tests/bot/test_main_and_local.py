@@ -107,7 +107,7 @@ async def test_local_table_with_automatic_players(tmp_path):
     assert code == 0 and "game over" in "\n".join(out).lower()
 
 
-@pytest.mark.parametrize("game", ["gods-of-magic", "deathly-thrones", "terra-sancta"])
+@pytest.mark.parametrize("game", ["gods-of-magic", "deathly-thrones", "terra-sancta", "guilty-gods"])
 async def test_local_table_real_games_start(tmp_path, game):
     settings = Settings(database_path=tmp_path / "local.db", discord_token="")
     out: list[str] = []
