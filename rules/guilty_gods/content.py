@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
-from rules.core.content import ContentError, content_files, content_roots, load_model
+from rules.core.content import ContentError, Pinned, content_files, content_roots, load_model
 
 GAME_ID = "guilty-gods"
 DECK_SIZE = 52
@@ -350,3 +350,29 @@ def load_decks() -> dict[str, DeckDef]:
 
 def clear_cache() -> None:
     _cache.clear()
+
+
+class Catalogue(BaseModel):
+    """What a duel reads from the content: every creature and summoner of the decks, each deck's
+    name, summoners and 52 cards. A game pins the version it started with."""
+
+    model_config = ConfigDict(frozen=True)
+
+    cards: dict[str, CreatureDef]
+    summoners: dict[str, SummonerDef]
+    deck_names: dict[str, str]
+    deck_summoners: dict[str, list[str]]
+    deck_cards: dict[str, list[str]]
+
+
+def catalogue_of(decks: dict[str, DeckDef]) -> Catalogue:
+    return Catalogue(
+        cards={c.id: c for d in decks.values() for c in d.creatures},
+        summoners={x.id: x for d in decks.values() for x in d.summoners},
+        deck_names={k: d.name for k, d in decks.items()},
+        deck_summoners={k: [x.id for x in d.summoners] for k, d in decks.items()},
+        deck_cards={k: d.cards() for k, d in decks.items()})
+
+
+CATALOGUES: Pinned[Catalogue] = Pinned(GAME_ID, Catalogue, lambda: catalogue_of(load_decks()))
+"""Every catalogue version this process knows; a state names the one its duel started with."""

@@ -19,11 +19,13 @@ from rules.core import (
     RulesPage,
     who,
 )
+from rules.core.content import Pinned
+from rules.core.state import independent_copy
 from rules.core.steps import Option
 from rules.guilty_gods import turn
 from rules.guilty_gods.combat import chances
 from rules.guilty_gods.combos import free_seals, join_total, place, undo
-from rules.guilty_gods.content import load_decks
+from rules.guilty_gods.content import CATALOGUES, Catalogue, load_decks
 from rules.guilty_gods.plans import (
     BUILD_PLANS,
     DECK,
@@ -75,14 +77,9 @@ class GuiltyGods(Game[GgState, GgView]):
         self.check_players(len(players))
         if len(set(players)) != 2:
             raise IllegalAction("Two different players are needed.")
-        decks = load_decks()
         s = GgState(
             players=list(players), options=opts, rng=Rng(seed=seed),
-            cards={c.id: c for d in decks.values() for c in d.creatures},
-            summoners={x.id: x for d in decks.values() for x in d.summoners},
-            deck_names={k: d.name for k, d in decks.items()},
-            deck_summoners={k: [x.id for x in d.summoners] for k, d in decks.items()},
-            deck_cards={k: d.cards() for k, d in decks.items()},
+            content=CATALOGUES.current(),
         )
         choice = opts["decks"]
         if choice == ROLL:
@@ -238,6 +235,9 @@ class GuiltyGods(Game[GgState, GgView]):
     def view(self, state: GgState, player: str | None) -> GgView:
         return build_view(state, player, self.to_act(state))
 
+    def pinned_content(self) -> Pinned[Catalogue]:
+        return CATALOGUES
+
     def result(self, state: GgState) -> Result | None:
         s = state
         if s.phase != "over":
@@ -303,18 +303,6 @@ class GuiltyGods(Game[GgState, GgView]):
 
 
 def clone(s: GgState) -> GgState:
-    """A copy deep enough for `apply` (the content models are immutable and shared)."""
-    return s.model_copy(update={
-        "players": list(s.players),
-        "options": dict(s.options),
-        "rng": s.rng.model_copy(),
-        "seats": {p: seat.model_copy(update={
-            "deck": list(seat.deck), "hand": list(seat.hand), "played": list(seat.played),
-            "hidden": list(seat.hidden)}) for p, seat in s.seats.items()},
-        "draft": s.draft.model_copy(deep=True) if s.draft else None,
-        "attack": s.attack.model_copy(deep=True) if s.attack else None,
-        "defense": s.defense.model_copy(deep=True) if s.defense else None,
-        "tally": s.tally.model_copy(deep=True) if s.tally else None,
-        "winners": list(s.winners) if s.winners is not None else None,
-    })
+    """A copy for `apply` (the catalogue is pinned, not copied)."""
+    return independent_copy(s)
 

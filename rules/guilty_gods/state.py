@@ -12,11 +12,17 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from rules.core import Rng
 from rules.core.steps import Building
-from rules.guilty_gods.content import CreatureDef, Kind, SummonerDef
+from rules.guilty_gods.content import (
+    CATALOGUES,
+    Catalogue,
+    CreatureDef,
+    Kind,
+    SummonerDef,
+)
 
 START_GNOSIS = 10
 MAX_SEALS = 7
@@ -105,14 +111,9 @@ class Seat(BaseModel):
 class GgState(BaseModel):
     players: list[str]
     options: dict[str, str]
-    cards: dict[str, CreatureDef]
-    """Every creature of the decks in this game, by id."""
-    summoners: dict[str, SummonerDef]
-    deck_names: dict[str, str]
-    """Deck id -> name, for every deck in the game's content."""
-    deck_summoners: dict[str, list[str]]
-    deck_cards: dict[str, list[str]]
-    """Deck id -> its 52 cards (creature ids), for the decks that may be chosen."""
+    content: str
+    """The version of the catalogue this duel plays with (`content.CATALOGUES`): creatures,
+    summoners and decks are read from it, not copied into every state."""
     rng: Rng
     seats: dict[str, Seat] = Field(default_factory=dict)
     """Filled once the decks are chosen."""
@@ -135,6 +136,45 @@ class GgState(BaseModel):
     end_reason: str = ""
 
     # --- queries ------------------------------------------------------------------
+    @model_validator(mode="before")
+    @classmethod
+    def _legacy_catalogue(cls, data: object) -> object:
+        """A state saved before pinning carried the catalogue itself: it becomes a version."""
+        if not isinstance(data, dict) or "cards" not in data or "content" in data:
+            return data
+        data = dict(data)
+        parts = {k: data.pop(k) for k in ("cards", "summoners", "deck_names", "deck_summoners",
+                                          "deck_cards")}
+        data["content"] = CATALOGUES.add(Catalogue.model_validate(parts))
+        return data
+
+    @property
+    def catalogue(self) -> Catalogue:
+        return CATALOGUES.get(self.content)
+
+    @property
+    def cards(self) -> dict[str, CreatureDef]:
+        """Every creature of the decks in this game, by id."""
+        return self.catalogue.cards
+
+    @property
+    def summoners(self) -> dict[str, SummonerDef]:
+        return self.catalogue.summoners
+
+    @property
+    def deck_names(self) -> dict[str, str]:
+        """Deck id -> name, for every deck in the game's content."""
+        return self.catalogue.deck_names
+
+    @property
+    def deck_summoners(self) -> dict[str, list[str]]:
+        return self.catalogue.deck_summoners
+
+    @property
+    def deck_cards(self) -> dict[str, list[str]]:
+        """Deck id -> its 52 cards (creature ids), for the decks that may be chosen."""
+        return self.catalogue.deck_cards
+
     @property
     def player(self) -> str:
         """The initiative holder."""

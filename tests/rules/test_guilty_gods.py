@@ -12,7 +12,7 @@ import pytest
 
 from rules.core import IllegalAction, Rng
 from rules.guilty_gods import GAME as G
-from rules.guilty_gods.content import CreatureDef
+from rules.guilty_gods.content import CATALOGUES, CreatureDef
 from rules.guilty_gods.state import GgState
 
 FILLER = "L03"  # a Lilium defense card, to fill decks
@@ -32,7 +32,7 @@ def board(hands: dict[str, list[str]], *, cards: list[CreatureDef] = (), seals=N
           current: str = "a") -> GgState:
     """Players a (Lilium) and b (Umbra) at turn `turn`, `current` holding the initiative."""
     s = G.setup(["a", "b"], {"decks": "lilium-umbra"}, 1)
-    s.cards.update({c.id: c for c in cards})
+    deck_cards = dict(s.deck_cards)
     for p in "ab":
         seat = s.seats[p]
         seat.hand = list(hands.get(p, []))
@@ -41,7 +41,10 @@ def board(hands: dict[str, list[str]], *, cards: list[CreatureDef] = (), seals=N
         seat.seals = (seals or {}).get(p, 0)
         seat.gnosis = (gnosis or {}).get(p, 10)
         seat.summoner = (summoners or {}).get(p)
-        s.deck_cards[seat.deck_id] = sorted(seat.hand + seat.deck)
+        deck_cards[seat.deck_id] = sorted(seat.hand + seat.deck)
+    # the test cards join a catalogue of this test's own (the shipped one is never changed)
+    s.content = CATALOGUES.add(s.catalogue.model_copy(update={
+        "cards": {**s.cards, **{c.id: c for c in cards}}, "deck_cards": deck_cards}))
     s.turn, s.phase, s.current, s.first = turn, phase, s.players.index(current), "a"
     G.check_invariants(s)
     return s
@@ -479,9 +482,8 @@ def test_healing_comes_at_the_end_of_the_turn_up_to_ten():
     s, _ = act(s, "a", "attack.card:A1", "go")
     s, ev = act(s, "b", "hit")
     assert s.seats["b"].gnosis == 7
+    cards = [card("A1", "attack", ["physical"]), cards[1]]
     s = board({"a": ["A1", "A1"], "b": ["D1"]}, cards=cards, gnosis={"b": 9}, phase="act")
-    cards[0] = card("A1", "attack", ["physical"])
-    s.cards["A1"] = cards[0]
     s, _ = act(s, "a", "attack.card:A1", "go")
     s, ev = act(s, "b", "face.card:D1", "face.at:f0", "go")
     assert s.seats["b"].gnosis == 10
