@@ -53,6 +53,8 @@ from rules.deathly_thrones.state import (
 from rules.deathly_thrones.steps import describe_step_card, new_step_deck, step_cards, step_value
 
 SYMBOL = {"health": "♥", "armor": "♠"}
+FIGHT_ON_ROUNDS = 60
+"""At most this many rounds for one "Fight on" (the battle deck reshuffles; a fight always ends)."""
 PARTS: dict[str, Part] = {"health": "health", "armor": "armor"}
 """The part named in a `hit:<part>` action key."""
 DEFAULT_QUEST = "iron-throne"
@@ -143,14 +145,17 @@ class DeathlyThrones(Game[RunState, RunView]):
                            description=f"{len(state.step_deck)} step cards left")]
         if state.phase == "fight":
             return [Action(key="battle", label="Draw battle cards", style="primary",
-                           description=f"Fight {_fight(state).enemy}")]
+                           description=f"Fight {_fight(state).enemy}"),
+                    Action(key="fight_on", label="Fight on",
+                           description="Draw rounds until a choice is needed or someone falls")]
         return [self._damage_action(state, part) for part in self._open_parts(state)]
 
     def _open_parts(self, state: RunState) -> list[Part]:
         fight = _fight(state)
         if _last(fight).target == "enemy":
             return parts_open(fight.health, fight.armor)
-        return parts_open(state.health, state.armor)
+        # your own damage: armor is offered first, so a hasty click does not cost health
+        return list(reversed(parts_open(state.health, state.armor)))
 
     def _damage_action(self, state: RunState, part: Part) -> Action:
         fight = _fight(state)
@@ -173,6 +178,13 @@ class DeathlyThrones(Game[RunState, RunView]):
             self._walk(s, events)
         elif act.key == "battle":
             self._battle(s, events)
+        elif act.key == "fight_on":
+            # round after round while nothing asks for a choice and both sides stand (a fight
+            # against heavy armor can take a dozen rounds of hits all stopped)
+            for _ in range(FIGHT_ON_ROUNDS):
+                self._battle(s, events)
+                if s.phase != "fight":
+                    break
         else:
             self._land(s, PARTS[act.key.split(":", 1)[1]], events)
         return Outcome(state=s, events=events)

@@ -84,7 +84,7 @@ def test_weak_defense_choice(part, expected):
     s = GAME.apply(fight_state(1, 9), "p", "battle").state
     assert s.phase == "choose"
     labels = [a.label for a in GAME.legal_actions(s, "p")]
-    assert labels == ["Damage to health (♥ 3 → 1)", "Damage to armor (♠ 5 → 3)"]
+    assert labels == ["Damage to armor (♠ 5 → 3)", "Damage to health (♥ 3 → 1)"]  # armor first
     s = GAME.apply(s, "p", f"hit:{part}").state
     assert (s.health, s.armor) == expected and s.phase == "fight"
 
@@ -284,3 +284,30 @@ def test_simulator_groups_by_character_and_quest():
     report = simulate("deathly-thrones", 20, 1, {"character": "barbarian", "quest": "sunken-throne"})
     assert set(report["by_tag"]) == {"character", "quest"}
     assert report["by_tag"]["character"]["barbarian"][1] == 20
+
+
+def test_fight_on_draws_rounds_until_a_choice_or_a_fall():
+    """Against heavy armor most hits are stopped: one "Fight on" plays those rounds in one click
+    and stops at the first round that asks for a choice, or when someone falls."""
+    for seed in range(30):
+        s = fight_state(5, 5, enemy_health=9, enemy_armor=6)
+        s.rng = Rng(seed=seed)
+        s.battle_deck = Rng(seed=seed).shuffled(s.battle_deck)
+        assert "fight_on" in [a.key for a in GAME.legal_actions(s, "p")]
+        out = GAME.apply(s, "p", "fight_on")
+        rounds = [e for e in out.events if e.kind == "battle"]
+        after = out.state
+        assert rounds
+        assert after.phase != "fight", "Fight on stopped while nothing asked for a choice"
+        # every round but the last told nothing to choose (stopped by armor, a tie, or landed alone)
+        if after.phase == "choose":
+            assert after.fight is not None and after.fight.last is not None
+            assert after.fight.last.damage > 0
+        GAME.check_invariants(after)
+
+
+def test_your_own_damage_offers_armor_first():
+    s = fight_state(2, 9)  # the skeleton wins the round: you are hit
+    out = GAME.apply(s, "p", "battle").state
+    assert out.phase == "choose"
+    assert [a.key for a in GAME.legal_actions(out, "p")] == ["hit:armor", "hit:health"]
