@@ -111,7 +111,7 @@ class LobbyService(ServiceBase):
                 raise ServiceError(f"The table is full ({game.max_players} seats).")
             used = {x.player_id for x in s.seats}
             n = next(i for i in range(1, len(used) + 2) if f"bot-{i}" not in used)
-            s.seats.append(Seat(position=len(s.seats), player_id=f"bot-{n}", name=f"Bot {n}",
+            s.seats.append(Seat(position=len(s.seats), player_id=f"bot-{n}", name=f"Automaton {n}",
                                 user_id=None, auto=True))
         return await self._lobby_change(session_id, change)
 

@@ -86,7 +86,7 @@ async def test_automatic_players_react_too(db):
             if session.game().to_act(state) == [str(ALICE)]:
                 await h.click(table, h.find_button(table, "Add 2"), user=ALICE)
         log = await h.slash("game log", user=ALICE, channel=CHANNEL)
-        assert "Bot 1 echoes" in log.text()
+        assert "Automaton 1 echoes" in log.text()
 
 
 async def _play_heroes(h, bot, users, channel=CHANNEL, choose: dict | None = None):

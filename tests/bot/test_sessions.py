@@ -449,7 +449,7 @@ async def test_stats_count_people_with_tags(service):
     assert ann.tags["character:knight"]["won"] == ann.won
     assert rows == sorted(rows, key=lambda r: -r.won) and sum(r.played for r in rows) == 5
     with_bots = await service.stats(GUILD, include_bots=True)
-    assert any(r.user_id is None and r.name == "Bot 1" for r in with_bots)
+    assert any(r.user_id is None and r.name == "Automaton 1" for r in with_bots)
     assert await service.stats(GUILD + 1) == []
 
 
