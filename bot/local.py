@@ -42,7 +42,7 @@ async def play(args: argparse.Namespace, settings: Settings, ask=_ask, out=print
             await svc.end(session.id, session.host_id, can_manage=True)
             session = None
         if session is None:
-            options = dict(o.split("=", 1) for o in args.option)
+            options = parse_options(args.option)
             session = await svc.open_lobby(guild_id=LOCAL_GUILD, channel_id=LOCAL_CHANNEL, game_id=args.game,
                                            host_id=1, host_name="Player 1", options={**options, "turn_timer": "0"})
             for i in range(2, args.players + 1):
@@ -59,17 +59,39 @@ async def play(args: argparse.Namespace, settings: Settings, ask=_ask, out=print
         await store.close()
 
 
+def parse_options(given: list[str]) -> dict[str, str]:
+    """`--option key=value` pairs; ServiceError (one line) for one without `=`."""
+    out: dict[str, str] = {}
+    for item in given:
+        key, sep, value = item.partition("=")
+        if not sep or not key or not value:
+            raise ServiceError(f"--option takes key=value (for example --option quest=iron-throne), "
+                               f"not `{item[:40]}`.")
+        out[key] = value
+    return out
+
+
 def _print_events(out, session, events, player) -> None:
     names = session.names()
     for e in events:
+        if e.kind == "game_over":
+            continue  # the table's result panel says it, once
         if e.visible_for(player) or e.visible_for(None):
-            out("  • " + name_players(e.text, names))
+            out("  • " + _unmention(session, name_players(e.text, names)))
+
+
+_BOLD = re.compile(r"\*\*([^*\n]{1,200})\*\*")
+_TIME = re.compile(r"<t:\d{1,12}:R>")
+_CHANNEL = re.compile(r"<#\d{1,20}>")
 
 
 def _unmention(session, text: str) -> str:
-    """Discord mentions (<@id>) as the players' names, for the terminal."""
+    """Text written for Discord, for the terminal: mentions as the players' names, no bold
+    marks, backticks, timestamps or channel links."""
     names = {str(s.user_id): s.name for s in session.seats if s.user_id is not None}
-    return re.sub(r"<@(\d+)>", lambda m: names.get(m.group(1), m.group(0)), text)
+    text = re.sub(r"<@(\d{1,20})>", lambda m: names.get(m.group(1), m.group(0)), text)
+    text = _BOLD.sub(r"\1", text).replace("`", "")
+    return _CHANNEL.sub("this table", _TIME.sub("soon", text))
 
 
 async def _loop(svc: SessionService, session_id: int, ask, out) -> int:

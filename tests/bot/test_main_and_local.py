@@ -250,3 +250,20 @@ async def test_heartbeat_and_health_check(tmp_path):
         assert health(settings) == 0
     beat.write_text(f"{time.time() - 600:.0f}\n")
     assert health(settings) == 1  # stale: not connected
+
+
+def test_local_table_option_without_a_value_is_one_line(tmp_path):
+    done = _python_m_bot(["play", "deathly-thrones", "--option", "character"], tmp_path,
+                         {"DATABASE_PATH": str(tmp_path / "x.db")})
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "--option takes key=value" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+async def test_local_table_shows_plain_text_and_the_result_once(tmp_path):
+    settings = Settings(database_path=tmp_path / "local.db", discord_token="")
+    out: list[str] = []
+    answers = iter(["1"] * 50)
+    assert await play(_args(players=1, bots=1), settings, ask=lambda _: next(answers), out=out.append) == 0
+    text = "\n".join(out)
+    assert "**" not in text and "`" not in text and "<@" not in text
+    assert text.lower().count("game over") == 1
