@@ -92,11 +92,18 @@ class RulesPager(discord.ui.View):
         await interaction.response.edit_message(embed=self.embed(), view=self)
 
 
+def _page_title(game_name: str, title: str) -> str:
+    """A page title without the game's name when it repeats it ("Gods of Magic: the idea")."""
+    prefix = f"{game_name}: "
+    return title[len(prefix):].capitalize() if title.startswith(prefix) else title
+
+
 def rules_panels(game_id: str) -> list[Panel]:
     game = rules.get_game(game_id)
     pages = game.rules_pages()
     return [
-        Panel(title=f"{game.name} · {p.title}", description=p.body, colour=game.colour,
+        Panel(title=f"{game.name} · {_page_title(game.name, p.title)}", description=p.body,
+              colour=game.colour,
               footer=f"Page {i + 1} of {len(pages)}")
         for i, p in enumerate(pages)
     ]

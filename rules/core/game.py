@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from rules.core.content import Pinned
 from rules.core.rng import Rng
+from rules.core.text import count as counted
 
 
 class IllegalAction(Exception):
@@ -201,9 +202,9 @@ class Game(ABC, Generic[StateT, ViewT]):
 
     def check_players(self, count: int) -> None:
         if count < self.min_players:
-            raise IllegalAction(f"{self.name} needs at least {self.min_players} player(s).")
+            raise IllegalAction(f"{self.name} needs at least {counted(self.min_players, 'player')}.")
         if count > self.max_players:
-            raise IllegalAction(f"{self.name} seats at most {self.max_players} player(s).")
+            raise IllegalAction(f"{self.name} seats at most {counted(self.max_players, 'player')}.")
 
     @abstractmethod
     def setup(self, players: list[str], options: dict[str, str], seed: int) -> StateT:

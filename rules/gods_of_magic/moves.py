@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rules.core import Action, Event, who
+from rules.core.text import count
 from rules.gods_of_magic.content import Suit
 from rules.gods_of_magic.state import GomState, Placed, Realm
 
@@ -36,7 +37,7 @@ def draw(s: GomState, player: str, n: int, events: list[Event], why: str) -> lis
         names = ", ".join(label(s, c) for c in got)
         events.append(Event(kind="draw_private", text=f"You draw {names} ({why}).",
                             data={"player": player, "cards": got}, visible_to=[player]))
-        events.append(Event(kind="draw", text=f"{who(player)} draws {len(got)} card(s) ({why}).",
+        events.append(Event(kind="draw", text=f"{who(player)} draws {count(len(got), 'card')} ({why}).",
                             data={"player": player, "count": len(got)}))
     return got
 
