@@ -59,6 +59,23 @@ async def play(args: argparse.Namespace, settings: Settings, ask=_ask, out=print
         await store.close()
 
 
+def options_help() -> str:
+    """Every installed game's options and their choices, for `play --help`."""
+    lines = ["game options (--option KEY=VALUE):"]
+    for gid, game in sorted(rules.GAMES.items()):
+        if gid.startswith("test-"):
+            continue
+        specs = game.options
+        if not specs:
+            lines.append(f"  {gid}: none")
+            continue
+        lines.append(f"  {gid}:")
+        for spec in specs:
+            choices = ", ".join(c.value for c in spec.choices)
+            lines.append(f"    {spec.key}={{{choices}}}  {spec.label} (default {spec.default})")
+    return "\n".join(lines)
+
+
 def parse_options(given: list[str]) -> dict[str, str]:
     """`--option key=value` pairs; ServiceError (one line) for one without `=`."""
     out: dict[str, str] = {}
@@ -83,6 +100,10 @@ def _print_events(out, session, events, player) -> None:
 _BOLD = re.compile(r"\*\*([^*\n]{1,200})\*\*")
 _TIME = re.compile(r"<t:\d{1,12}:R>")
 _CHANNEL = re.compile(r"<#\d{1,20}>")
+
+
+def _plain(text: str) -> str:
+    return _BOLD.sub(r"\1", text).replace("`", "")
 
 
 def _unmention(session, text: str) -> str:
@@ -147,8 +168,11 @@ def _interrupt(signum: int, frame: object) -> None:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot play", description="Play a game in the terminal.")
+    parser = argparse.ArgumentParser(
+        prog="python -m bot play", description="Play a game in the terminal.",
+        epilog=options_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("game", choices=sorted(rules.GAMES))
+    parser.add_argument("--rules", action="store_true", help="print the game's rules and stop")
     parser.add_argument("--players", type=int, default=1, help="people at this keyboard (hot-seat)")
     parser.add_argument("--bots", type=int, default=None, help="automatic players (default: fill to the minimum)")
     parser.add_argument("--seed", type=int, default=None)
@@ -156,6 +180,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--new", action="store_true", help="end an unfinished local game and start over")
     args = parser.parse_args(argv)
     game = rules.get_game(args.game)
+    if args.rules:
+        for page in game.rules_pages():
+            print(f"== {page.title} ==\n{_plain(page.body)}\n")
+        return 0
     if args.bots is None:
         args.bots = max(0, game.min_players - args.players)
     settings = Settings()

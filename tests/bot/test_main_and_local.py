@@ -267,3 +267,12 @@ async def test_local_table_shows_plain_text_and_the_result_once(tmp_path):
     text = "\n".join(out)
     assert "**" not in text and "`" not in text and "<@" not in text
     assert text.lower().count("game over") == 1
+
+
+def test_play_help_lists_every_games_options_and_rules_prints_the_pages(tmp_path):
+    done = _python_m_bot(["play", "--help"], tmp_path)
+    assert done.returncode == 0
+    assert "quest={" in done.stdout and "storytelling={off, on, strict}" in done.stdout
+    rules_out = _python_m_bot(["play", "gods-of-magic", "--rules"], tmp_path)
+    assert rules_out.returncode == 0 and "== The Magic Table ==" in rules_out.stdout
+    assert "**" not in rules_out.stdout
