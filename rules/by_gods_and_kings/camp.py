@@ -1,0 +1,199 @@
+"""Between battles: saves (a scene's danger) and camp (loot, shards and equipment).
+
+**Saves**: each character called makes the save with its stat (Agility: SPD, Defensive: DEF,
+Magical: Magic), adding the value of one Field card it sacrifices, or none. It passes when the
+total reaches the target. A failed save's damage ignores DEF but never takes the last HP.
+
+**Camp** (after every battle but the last): each seat claims loot for its characters, equips
+or unequips shards (at most three), changes equipment, and says it is ready; when every seat is
+ready the scenario goes on and unclaimed loot is lost. Taking off the shard that allows the off
+hand, or wielding a two-handed weapon, puts what the off hand held back in the bag.
+"""
+
+from __future__ import annotations
+
+from rules.by_gods_and_kings import cards
+from rules.by_gods_and_kings.content import MAX_EQUIPPED, SaveStep
+from rules.by_gods_and_kings.effects import set_status
+from rules.by_gods_and_kings.events import SaveMade
+from rules.by_gods_and_kings.flow import begin_step
+from rules.by_gods_and_kings.gear import loadout_problem, off_kind
+from rules.by_gods_and_kings.state import BgkState, Hero
+from rules.by_gods_and_kings.stats import max_hp, stat
+from rules.core import Action, Event
+
+SAVE_STATS = {"agility": ("spd", "SPD"), "defensive": ("defense", "DEF"), "magical": ("magic", "Magic")}
+
+
+# --- saves -------------------------------------------------------------------------------------
+def save_step(s: BgkState) -> SaveStep:
+    step = s.step_def
+    assert isinstance(step, SaveStep)
+    return step
+
+
+def save_actions(s: BgkState, seat: str) -> list[Action]:
+    step = save_step(s)
+    field, short = SAVE_STATS[step.save]
+    acts = []
+    for uid in s.saving:
+        hero = s.hero(uid)
+        if hero.seat != seat:
+            continue
+        own = stat(s, hero, field)
+        group = f"{hero.name}: {step.save.capitalize()} Save ({short} {own}, needs {step.target})"
+        acts.append(Action(key=f"save:{uid}:risk", label=f"{hero.name}: take the risk ({own})",
+                           group=group))
+        for c in dict.fromkeys(hero.field):
+            acts.append(Action(key=f"save:{uid}:{c}", group=group,
+                               label=f"{hero.name}: sacrifice {cards.name(c)} ({own + cards.value(c)})"))
+    return acts
+
+
+def make_save(s: BgkState, uid: str, card: str | None, events: list[Event]) -> None:
+    step = save_step(s)
+    hero = s.hero(uid)
+    field, short = SAVE_STATS[step.save]
+    own = stat(s, hero, field)
+    total = own + (cards.value(card) if card else 0)
+    if card is not None:
+        hero.field.remove(card)
+        s.discard.append(card)
+    passed = total >= step.target
+    how = f"{short} {own} + {cards.name(card)}" if card else f"{short} {own}"
+    outcome = step.pass_text if passed else step.fail_text
+    events.append(SaveMade(hero=uid, save=step.save, stat=own, card=card, total=total,
+                           target=step.target, passed=passed).event(
+        f"{hero.name}'s {step.save.capitalize()} Save: {how} = {total} against {step.target}: "
+        f"{'passed' if passed else 'failed'}. {outcome}".strip()))
+    if not passed:
+        penalty(s, hero, step, events)
+    s.saving.remove(uid)
+    if not s.saving:
+        s.step += 1
+        begin_step(s, events)
+
+
+def penalty(s: BgkState, hero: Hero, step: SaveStep, events: list[Event]) -> None:
+    if step.fail.damage:
+        loss = min(step.fail.damage, hero.hp - 1)
+        hero.hp -= loss
+        events.append(Event(kind="save_damage", text=f"{hero.name} takes {loss} damage: {hero.hp} HP left.",
+                            data={"unit": hero.id, "damage": loss}))
+    for spec in step.fail.statuses:
+        set_status(hero, spec, events)
+
+
+# --- camp ----------------------------------------------------------------------------------------
+def _name(s: BgkState, thing: str) -> str:
+    cat = s.cat
+    return cat.items[thing].name if thing in cat.items else cat.shards[thing].name
+
+
+def camp_actions(s: BgkState, seat: str) -> list[Action]:
+    if seat in s.ready:
+        return []
+    cat = s.cat
+    acts: list[Action] = []
+    heroes = s.heroes_of(seat)
+    for thing in dict.fromkeys(s.stash):
+        for h in heroes:
+            acts.append(Action(key=f"claim:{thing}:{h.id}", label=f"Give {_name(s, thing)} to {h.name}",
+                               group=f"Claim {_name(s, thing)}"))
+    for h in heroes:
+        group = f"{h.name}: shards and equipment"
+        if len(h.equipped) < MAX_EQUIPPED:
+            for sid in h.shards:
+                if sid not in h.equipped:
+                    acts.append(Action(key=f"shard:{h.id}:{sid}", group=group,
+                                       label=f"{h.name}: equip {cat.shards[sid].name}"))
+        for sid in h.equipped:
+            acts.append(Action(key=f"unshard:{h.id}:{sid}", group=group,
+                               label=f"{h.name}: unequip {cat.shards[sid].name}"))
+        for item in dict.fromkeys(h.bag):
+            for verb, label in wear_choices(s, h, item):
+                acts.append(Action(key=f"{verb}:{h.id}:{item}", group=group, label=f"{h.name}: {label}"))
+        for slot in ("main", "off", "body", "head"):
+            worn = getattr(h.loadout, slot)
+            if worn is not None:
+                acts.append(Action(key=f"remove:{h.id}:{slot}", group=group,
+                                   label=f"{h.name}: take off {cat.items[worn].name}"))
+    acts.append(Action(key="ready", label="Ready to go on", style="success"))
+    return acts
+
+
+def wear_choices(s: BgkState, hero: Hero, item: str) -> list[tuple[str, str]]:
+    """(verb, label) for each way the character may put on a bag item now."""
+    cat = s.cat
+    it = cat.items[item]
+    out = []
+    if it.slot == "weapon":
+        out.append(("wield", f"wield {it.name}"))
+    if it.slot in ("body", "head"):
+        out.append(("wear", f"wear {it.name}"))
+    if off_kind(cat, item) is not None:
+        trial = hero.loadout.model_copy(update={"off": item})
+        if loadout_problem(cat, trial, hero.equipped) is None:
+            out.append(("offhand", f"hold {it.name} in the off hand"))
+    return out
+
+
+def _swap(hero: Hero, slot: str, item: str | None) -> None:
+    worn = getattr(hero.loadout, slot)
+    if worn is not None:
+        hero.bag.append(worn)
+    if item is not None:
+        hero.bag.remove(item)
+    hero.loadout = hero.loadout.model_copy(update={slot: item})
+
+
+def _fix_offhand(s: BgkState, hero: Hero, events: list[Event]) -> None:
+    off = hero.loadout.off
+    if off is not None and loadout_problem(s.cat, hero.loadout, hero.equipped) is not None:
+        _swap(hero, "off", None)
+        events.append(Event(kind="gear", text=f"{hero.name} puts {s.cat.items[off].name} back in the bag."))
+
+
+def camp_move(s: BgkState, seat: str, key: str, events: list[Event]) -> None:
+    if key == "ready":
+        s.ready.append(seat)
+        events.append(Event(kind="ready", text=f"{_seat_names(s, seat)} ready.", data={"seat": seat}))
+        if set(s.ready) >= set(s.players):
+            if s.stash:
+                events.append(Event(kind="loot_lost", text=(
+                    f"Unclaimed loot is left behind: {', '.join(_name(s, x) for x in s.stash)}.")))
+            s.stash, s.ready = [], []
+            begin_step(s, events)
+        return
+    verb, a, b = key.split(":")
+    cat = s.cat
+    if verb == "claim":
+        hero = s.hero(b)
+        s.stash.remove(a)
+        (hero.shards if a in cat.shards else hero.bag).append(a)
+        events.append(Event(kind="claim", text=f"{hero.name} takes {_name(s, a)}."))
+        return
+    hero = s.hero(a)
+    if verb == "shard":
+        hero.equipped.append(b)
+        text = f"{hero.name} equips {cat.shards[b].name}."
+    elif verb == "unshard":
+        hero.equipped.remove(b)
+        text = f"{hero.name} unequips {cat.shards[b].name}."
+    elif verb == "remove":
+        worn = getattr(hero.loadout, b)
+        _swap(hero, b, None)
+        text = f"{hero.name} takes off {cat.items[worn].name}."
+    else:
+        slot = {"wield": "main", "offhand": "off"}.get(verb) or cat.items[b].slot
+        _swap(hero, slot, b)
+        text = f"{hero.name} puts on {cat.items[b].name}."
+    events.append(Event(kind="gear", text=text, data={"unit": hero.id}))
+    _fix_offhand(s, hero, events)
+    hero.hp = min(hero.hp, max_hp(s, hero))
+
+
+def _seat_names(s: BgkState, seat: str) -> str:
+    names = [h.name for h in s.heroes_of(seat)]
+    return (" and ".join(names) + (" are" if len(names) > 1 else " is")) if names else "A seat is"
+

@@ -1,0 +1,610 @@
+"""The content of By Gods and Kings: models of content/by-gods-and-kings/*.yaml, loading and
+cross-checks, and the pinned catalogue a game plays with.
+
+Files (a server's pack may replace any of them, or add scenarios):
+
+- `items.yaml`: weapons, body and head armor, shields and off-hand items;
+- `shards.yaml`: the Shards, each unique in a game;
+- `characters.yaml`: the characters a party is made of, in the order a party takes them;
+- `enemies.yaml`, `npcs.yaml`;
+- `elements.yaml`: the elements and their synchronizations;
+- `scenarios/<id>.yaml`: one scenario per file, its id being the file stem.
+
+Errors name the file, the entry and the field (see rules.core.content).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated, Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from rules.by_gods_and_kings.effects_model import (
+    ALLIES_ONLY,
+    Effect,
+    StatusSpec,
+    Target,
+    check_target,
+)
+from rules.core.content import ContentError, Pinned, content_files, content_roots, load_model
+
+GAME_ID = "by-gods-and-kings"
+ID = r"^[a-z0-9][a-z0-9-]{0,19}$"
+SCENARIO_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,19}")
+MAX_EQUIPPED = 3
+
+WeaponType = Literal["sword", "spear", "axe", "greatsword", "runeblade", "scythe", "club",
+                     "staff", "bow", "dagger"]
+Slot = Literal["weapon", "body", "head", "shield", "offhand"]
+ShardKind = Literal["shielding", "restorative", "manipulation", "damaging", "elemental"]
+Trigger = Literal["discard", "sacrifice", "flush", "straight", "three"]
+Rank = Literal["minion", "mini_boss", "boss", "mega_boss"]
+SaveKind = Literal["agility", "defensive", "magical"]
+
+Id = Annotated[str, Field(pattern=ID)]
+Name = Annotated[str, Field(min_length=1, max_length=40)]
+Text = Annotated[str, Field(max_length=600)]
+
+
+class Stats(BaseModel):
+    """Stat bonuses (or a character's base stats). YAML writes DEF as `def`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    hp: int = Field(0, ge=-50, le=500)
+    defense: int = Field(0, ge=-20, le=50)
+    physical: int = Field(0, ge=-20, le=50)
+    magic: int = Field(0, ge=-20, le=50)
+    spd: int = Field(0, ge=-20, le=50)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _def(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "def" in data:
+            data = dict(data)
+            if "defense" in data:
+                raise ValueError("write DEF once, as `def`")
+            data["defense"] = data.pop("def")
+        return data
+
+    def set_fields(self) -> list[str]:
+        return [f for f in ("hp", "defense", "physical", "magic", "spd") if getattr(self, f)]
+
+    def __add__(self, other: Stats) -> Stats:
+        return Stats(hp=self.hp + other.hp, defense=self.defense + other.defense,
+                     physical=self.physical + other.physical, magic=self.magic + other.magic,
+                     spd=self.spd + other.spd)
+
+    def halved(self) -> Stats:
+        """Every stat halved and rounded down (a dual-wielded off-hand weapon)."""
+        return Stats(hp=self.hp // 2, defense=self.defense // 2, physical=self.physical // 2,
+                     magic=self.magic // 2, spd=self.spd // 2)
+
+    def describe(self) -> str:
+        names = {"hp": "HP", "defense": "DEF", "physical": "Physical", "magic": "Magic", "spd": "SPD"}
+        return ", ".join(f"{getattr(self, f):+d} {names[f]}" for f in self.set_fields()) or "no bonus"
+
+
+ALLOWED_STATS: dict[Slot, set[str]] = {
+    "weapon": {"physical", "magic"},
+    "body": {"hp", "defense", "spd", "magic"},
+    "head": {"hp", "defense", "spd", "magic"},
+    "shield": {"hp", "defense"},
+    "offhand": {"hp", "defense", "physical", "magic"},
+}
+"""What each kind of equipment may raise (weapon speed comes from its type; off-hand equipment
+never changes SPD)."""
+
+
+class ItemDef(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: Id
+    name: Name
+    slot: Slot
+    type: WeaponType | None = None
+    """Weapons only."""
+    stats: Stats = Stats()
+    text: Text = ""
+
+    @model_validator(mode="after")
+    def _check(self) -> ItemDef:
+        if (self.slot == "weapon") != (self.type is not None):
+            raise ValueError("a weapon needs a type, and only weapons have one")
+        extra = set(self.stats.set_fields()) - ALLOWED_STATS[self.slot]
+        if extra:
+            raise ValueError(f"a {self.slot} item cannot raise {', '.join(sorted(extra))}")
+        return self
+
+
+class ItemsFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    items: list[ItemDef]
+
+
+class ShardAbility(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    trigger: Trigger
+    name: Name
+    target: Target
+    effect: Effect
+    text: Text = ""
+
+    @model_validator(mode="after")
+    def _check(self) -> ShardAbility:
+        check_target(self.target, self.effect, enemy_side=False)
+        if self.target in ("foe", "foes"):
+            useless = [s.kind for s in self.effect.statuses if s.kind in ALLIES_ONLY]
+            if useless:
+                raise ValueError(f"{', '.join(useless)} never touch enemies")
+        return self
+
+
+class Bonus(BaseModel):
+    """An equip bonus that needs something more: another character of the party with one of
+    `ally_shard` equipped, and/or a main-hand weapon of one of the `weapon` types."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    stats: Stats
+    ally_shard: list[Id] = Field(default_factory=list)
+    weapon: list[WeaponType] = Field(default_factory=list)
+    text: Text = ""
+
+    @model_validator(mode="after")
+    def _check(self) -> Bonus:
+        if not self.ally_shard and not self.weapon:
+            raise ValueError("a conditional bonus needs ally_shard or weapon (else put it in equip)")
+        if not self.stats.set_fields():
+            raise ValueError("the bonus raises nothing")
+        return self
+
+
+class ShardDef(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: Id
+    name: Name
+    kind: ShardKind
+    element: Id | None = None
+    """Elemental shards: the element of their abilities (see elements.yaml)."""
+    equip: Stats = Stats()
+    """Always on while equipped."""
+    bonuses: list[Bonus] = Field(default_factory=list)
+    offhand: bool = False
+    """Allows an off-hand weapon (dual-wielding) or an off-hand item."""
+    abilities: list[ShardAbility] = Field(default_factory=list)
+    text: Text = ""
+
+    @model_validator(mode="after")
+    def _check(self) -> ShardDef:
+        if (self.kind == "elemental") != (self.element is not None):
+            raise ValueError("elemental shards name an element, and only they do")
+        if not self.abilities and not self.equip.set_fields() and not self.bonuses and not self.offhand:
+            raise ValueError("the shard does nothing")
+        triggers = [a.trigger for a in self.abilities]
+        if len(set(triggers)) != len(triggers):
+            raise ValueError("a shard has at most one ability per trigger")
+        return self
+
+
+class ShardsFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    shards: list[ShardDef]
+
+
+class CharacterDef(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: Id
+    name: Name
+    base: Stats
+    main: Id | None = None
+    offhand: Id | None = None
+    """The off hand (YAML reads a bare `off` as false)."""
+    body: Id | None = None
+    head: Id | None = None
+    bag: list[Id] = Field(default_factory=list)
+    """Equipment carried but not worn."""
+    shards: list[Id] = Field(default_factory=list)
+    equipped: list[Id] = Field(default_factory=list)
+    text: Text = ""
+
+    @model_validator(mode="after")
+    def _check(self) -> CharacterDef:
+        if self.base.hp < 1:
+            raise ValueError("base hp must be at least 1")
+        if len(self.equipped) > MAX_EQUIPPED:
+            raise ValueError(f"at most {MAX_EQUIPPED} shards are equipped")
+        if not set(self.equipped) <= set(self.shards):
+            raise ValueError("equipped shards must be among the character's shards")
+        if len(set(self.shards)) != len(self.shards):
+            raise ValueError("a shard is listed twice")
+        return self
+
+
+class CharactersFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    characters: list[CharacterDef]
+
+
+class FoeAbility(BaseModel):
+    """An enemy's or NPC's ability: it fires when its Field's total reaches the threshold."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: Name
+    threshold: int = Field(ge=2, le=60)
+    target: Target
+    effect: Effect
+    text: Text = ""
+
+    @model_validator(mode="after")
+    def _check(self) -> FoeAbility:
+        check_target(self.target, self.effect, enemy_side=True)
+        return self
+
+
+RANK_ABILITIES: dict[Rank, tuple[int, int]] = {
+    "minion": (1, 1), "mini_boss": (1, 2), "boss": (1, 3), "mega_boss": (3, 6)}
+RANK_NAMES: dict[Rank, str] = {"minion": "minion", "mini_boss": "mini boss", "boss": "boss",
+                               "mega_boss": "mega boss"}
+
+
+class FighterDef(BaseModel):
+    """What enemies and NPCs share: stats and threshold abilities."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: Id
+    name: Name
+    hp: int = Field(ge=1, le=2000)
+    defense: int = Field(0, ge=0, le=50)
+    """Written `def` in YAML."""
+    physical: int = Field(0, ge=0, le=50)
+    magic: int = Field(0, ge=0, le=50)
+    spd: int = Field(0, ge=0, le=50)
+    abilities: list[FoeAbility]
+    text: Text = ""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _def(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "def" in data:
+            data = dict(data)
+            if "defense" in data:
+                raise ValueError("write DEF once, as `def`")
+            data["defense"] = data.pop("def")
+        return data
+
+    @model_validator(mode="after")
+    def _thresholds(self) -> FighterDef:
+        limits = [a.threshold for a in self.abilities]
+        if len(set(limits)) != len(limits):
+            raise ValueError("two abilities share a threshold")
+        return self
+
+    @property
+    def stats(self) -> Stats:
+        return Stats(hp=self.hp, defense=self.defense, physical=self.physical, magic=self.magic,
+                     spd=self.spd)
+
+
+class EnemyDef(FighterDef):
+    rank: Rank
+
+    @model_validator(mode="after")
+    def _rank(self) -> EnemyDef:
+        lo, hi = RANK_ABILITIES[self.rank]
+        n = len(self.abilities)
+        if not lo <= n <= hi:
+            raise ValueError(f"a {RANK_NAMES[self.rank]} has {lo}-{hi} abilities, not {n}")
+        return self
+
+
+class NpcDef(FighterDef):
+    @model_validator(mode="after")
+    def _count(self) -> NpcDef:
+        if not 1 <= len(self.abilities) <= 3:
+            raise ValueError("an NPC has 1-3 abilities")
+        return self
+
+
+class EnemiesFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    enemies: list[EnemyDef]
+
+
+class NpcsFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    npcs: list[NpcDef] = Field(default_factory=list)
+
+
+class SyncDef(BaseModel):
+    """What two elemental abilities fired together make."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    elements: list[Id] = Field(min_length=2, max_length=2)
+    name: Name
+    multiplier: int = Field(ge=1, le=5)
+    """The two abilities' damage together is multiplied by this."""
+    status: StatusSpec | None = None
+    text: Text = ""
+
+    @property
+    def pair(self) -> tuple[str, str]:
+        a, b = sorted(self.elements)
+        return a, b
+
+
+class ElementsFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    elements: list[Id] = Field(min_length=1)
+    synchronizations: list[SyncDef]
+
+
+class EnemyEntry(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    enemy: Id
+    min_party: int = Field(1, ge=1, le=8)
+    """The enemy joins only when the party has at least this many characters."""
+
+
+class BattleStep(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["battle"]
+    name: Name
+    text: Text = ""
+    enemies: list[EnemyEntry] = Field(min_length=1, max_length=8)
+    npcs: list[Id] = Field(default_factory=list, max_length=2)
+    loot: list[Id] = Field(default_factory=list)
+    """Items or shards left when the battle is won."""
+
+
+class SaveStep(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["save"]
+    name: Name
+    text: Text = ""
+    save: SaveKind
+    target: int = Field(ge=1, le=60)
+    who: Literal["all", "one"] = "all"
+    """all: every living character saves; one: one of them, drawn at random."""
+    fail: Effect
+    """Applied to a character that fails: damage (DEF does not reduce it) and statuses."""
+    pass_text: Text = ""
+    fail_text: Text = ""
+
+    @model_validator(mode="after")
+    def _check(self) -> SaveStep:
+        f = self.fail
+        if f.heal or f.shield or f.revive or f.cleanse or f.draw or f.taunt or f.stat or f.add_card:
+            raise ValueError("a save's penalty is damage and statuses only")
+        return self
+
+
+class RestStep(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["rest"]
+    name: Name
+    text: Text = ""
+    heal: int = Field(ge=1, le=500)
+
+
+ScenarioStep = Annotated[BattleStep | SaveStep | RestStep, Field(discriminator="kind")]
+
+
+class ScenarioDef(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: Name
+    intro: Text = ""
+    outro: Text = ""
+    steps: list[ScenarioStep] = Field(min_length=1, max_length=20)
+
+    @model_validator(mode="after")
+    def _check(self) -> ScenarioDef:
+        if not isinstance(self.steps[-1], BattleStep):
+            raise ValueError("a scenario ends with a battle")
+        return self
+
+
+class Catalogue(BaseModel):
+    """Everything a game reads from the content; a game pins the version it started with."""
+
+    model_config = ConfigDict(frozen=True)
+
+    items: dict[str, ItemDef]
+    shards: dict[str, ShardDef]
+    characters: list[CharacterDef]
+    enemies: dict[str, EnemyDef]
+    npcs: dict[str, NpcDef]
+    elements: list[str]
+    syncs: list[SyncDef]
+    scenarios: dict[str, ScenarioDef]
+
+    def sync(self, a: str, b: str) -> SyncDef:
+        pair = tuple(sorted((a, b)))
+        return next(x for x in self.syncs if x.pair == pair)
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def _one(name: str, model: type[M]) -> tuple[Path, M]:
+    found = content_files(GAME_ID, name)
+    if not found:
+        raise ContentError(f"content/{GAME_ID}/{name} is missing")
+    return found[-1], load_model(found[-1], model)
+
+
+def _unique(path: Path, key: str, ids: list[str]) -> None:
+    seen: dict[str, int] = {}
+    for i, v in enumerate(ids):
+        if v in seen:
+            raise ContentError(f"{path}: at {key}.{i}.id: {v!r} is already used by {key}.{seen[v]}")
+        seen[v] = i
+
+
+def load_catalogue() -> Catalogue:
+    """Read and cross-check every file; raises ContentError naming file, entry and field."""
+    ipath, items = _one("items.yaml", ItemsFile)
+    spath, shards = _one("shards.yaml", ShardsFile)
+    cpath, chars = _one("characters.yaml", CharactersFile)
+    epath, enemies = _one("enemies.yaml", EnemiesFile)
+    npath, npcs = _one("npcs.yaml", NpcsFile)
+    lpath, elements = _one("elements.yaml", ElementsFile)
+    _unique(ipath, "items", [x.id for x in items.items])
+    _unique(spath, "shards", [x.id for x in shards.shards])
+    _unique(cpath, "characters", [x.id for x in chars.characters])
+    _unique(epath, "enemies", [x.id for x in enemies.enemies])
+    _unique(npath, "npcs", [x.id for x in npcs.npcs])
+    scenarios: dict[str, tuple[Path, ScenarioDef]] = {}
+    for path in content_files(GAME_ID, "scenarios/*.yaml"):
+        if not SCENARIO_ID.fullmatch(path.stem):
+            raise ContentError(f"{path}: a scenario's file name must be 1-20 characters of a-z, "
+                               "0-9 and - (it becomes the scenario's id)")
+        scenarios[path.stem] = (path, load_model(path, ScenarioDef))
+    if not scenarios:
+        raise ContentError(f"content/{GAME_ID}/scenarios/ holds no scenario")
+    cat = Catalogue(
+        items={x.id: x for x in items.items}, shards={x.id: x for x in shards.shards},
+        characters=list(chars.characters), enemies={x.id: x for x in enemies.enemies},
+        npcs={x.id: x for x in npcs.npcs}, elements=list(elements.elements),
+        syncs=list(elements.synchronizations),
+        scenarios={k: v for k, (_, v) in sorted(scenarios.items())})
+    _check_elements(lpath, spath, cat)
+    _check_characters(cpath, cat)
+    for sid, (path, scenario) in sorted(scenarios.items()):
+        _check_scenario(path, scenario, cat, sid)
+    _check_unique_shards(cpath, scenarios, cat)
+    return cat
+
+
+def _check_elements(lpath: Path, spath: Path, cat: Catalogue) -> None:
+    known = cat.elements
+    if len(set(known)) != len(known):
+        raise ContentError(f"{lpath}: at elements: an element is listed twice")
+    pairs: dict[tuple[str, str], int] = {}
+    for i, sync in enumerate(cat.syncs):
+        for e in sync.elements:
+            if e not in known:
+                raise ContentError(f"{lpath}: at synchronizations.{i}.elements: unknown element {e!r}")
+        if sync.pair in pairs:
+            raise ContentError(f"{lpath}: at synchronizations.{i}.elements: the pair {sync.pair} "
+                               f"is already synchronizations.{pairs[sync.pair]}")
+        pairs[sync.pair] = i
+    for a in known:
+        for b in known:
+            pair = (a, b) if a <= b else (b, a)
+            if pair not in pairs:
+                raise ContentError(f"{lpath}: at synchronizations: no synchronization for {a} + {b}")
+    for i, shard in enumerate(cat.shards.values()):
+        if shard.element is not None and shard.element not in known:
+            raise ContentError(f"{spath}: at shards.{i}.element: unknown element {shard.element!r}")
+        for j, bonus in enumerate(shard.bonuses):
+            for k, other in enumerate(bonus.ally_shard):
+                if other not in cat.shards:
+                    raise ContentError(f"{spath}: at shards.{i}.bonuses.{j}.ally_shard.{k}: "
+                                       f"unknown shard {other!r}")
+
+
+def _check_characters(cpath: Path, cat: Catalogue) -> None:
+    from rules.by_gods_and_kings.gear import Loadout, loadout_problem
+
+    names: set[str] = set()
+    for i, c in enumerate(cat.characters):
+        where = f"{cpath}: at characters.{i}"
+        if c.name in names:
+            raise ContentError(f"{where}.name: {c.name!r} is already a character's name")
+        names.add(c.name)
+        for field in ("main", "offhand", "body", "head"):
+            item = getattr(c, field)
+            if item is not None and item not in cat.items:
+                raise ContentError(f"{where}.{field}: unknown item {item!r}")
+        for j, item in enumerate(c.bag):
+            if item not in cat.items:
+                raise ContentError(f"{where}.bag.{j}: unknown item {item!r}")
+        for j, shard in enumerate(c.shards):
+            if shard not in cat.shards:
+                raise ContentError(f"{where}.shards.{j}: unknown shard {shard!r}")
+        loadout = Loadout(main=c.main, off=c.offhand, body=c.body, head=c.head)
+        problem = loadout_problem(cat, loadout, c.equipped)
+        if problem:
+            raise ContentError(f"{where}: {problem}")
+    if not 1 <= len(cat.characters):
+        raise ContentError(f"{cpath}: at characters: at least one character is needed")
+
+
+def _check_scenario(path: Path, scenario: ScenarioDef, cat: Catalogue, sid: str) -> None:
+    for i, step in enumerate(scenario.steps):
+        if not isinstance(step, BattleStep):
+            continue
+        for j, entry in enumerate(step.enemies):
+            if entry.enemy not in cat.enemies:
+                raise ContentError(f"{path}: at steps.{i}.enemies.{j}.enemy: unknown enemy {entry.enemy!r}")
+        if not any(e.min_party == 1 for e in step.enemies):
+            raise ContentError(f"{path}: at steps.{i}.enemies: at least one enemy has min_party 1")
+        for j, npc in enumerate(step.npcs):
+            if npc not in cat.npcs:
+                raise ContentError(f"{path}: at steps.{i}.npcs.{j}: unknown NPC {npc!r}")
+        for j, loot in enumerate(step.loot):
+            if loot not in cat.items and loot not in cat.shards:
+                raise ContentError(f"{path}: at steps.{i}.loot.{j}: {loot!r} is neither an item nor a shard")
+
+
+def _check_unique_shards(cpath: Path, scenarios: dict[str, tuple[Path, ScenarioDef]],
+                         cat: Catalogue) -> None:
+    """A shard exists once in a game: no two characters start with it, and a scenario that
+    drops it as loot drops it once and gives it to no starting character."""
+    owner: dict[str, str] = {}
+    for i, c in enumerate(cat.characters):
+        for j, shard in enumerate(c.shards):
+            if shard in owner:
+                raise ContentError(f"{cpath}: at characters.{i}.shards.{j}: {shard!r} already "
+                                   f"belongs to {owner[shard]} (a shard exists once)")
+            owner[shard] = c.name
+    for _sid, (path, scenario) in sorted(scenarios.items()):
+        dropped: set[str] = set()
+        for i, step in enumerate(scenario.steps):
+            if not isinstance(step, BattleStep):
+                continue
+            for j, loot in enumerate(step.loot):
+                if loot not in cat.shards:
+                    continue
+                if loot in owner or loot in dropped:
+                    raise ContentError(f"{path}: at steps.{i}.loot.{j}: the shard {loot!r} already "
+                                       "exists in the game (a shard exists once)")
+                dropped.add(loot)
+
+
+_cache: dict[tuple[str, ...], Catalogue] = {}
+
+
+def cached_catalogue() -> Catalogue:
+    roots = tuple(str(r) for r in content_roots())
+    if roots not in _cache:
+        _cache[roots] = load_catalogue()
+    return _cache[roots]
+
+
+def clear_cache() -> None:
+    _cache.clear()
+
+
+CATALOGUES: Pinned[Catalogue] = Pinned(GAME_ID, Catalogue, cached_catalogue)
+"""Every catalogue version this process knows; a state names the one its game started with."""

@@ -1,0 +1,339 @@
+"""How a scenario runs on: its steps, a battle's rounds and turns, the end of a battle, a wipe.
+
+Each function changes the state in place (on the copy `apply` made) and runs the game on until
+somebody has a decision to make.
+"""
+
+from __future__ import annotations
+
+from rules.by_gods_and_kings import cards
+from rules.by_gods_and_kings.abilities import release_alone
+from rules.by_gods_and_kings.content import BattleStep, RestStep, SaveStep
+from rules.by_gods_and_kings.effects import AnyUnit, draw_up, heal, lose
+from rules.by_gods_and_kings.enemy import announce, land
+from rules.by_gods_and_kings.events import BattleEnded, TurnBegan
+from rules.by_gods_and_kings.reactions import any_reaction
+from rules.by_gods_and_kings.state import Battle, BgkState, Foe, Hero, Npc
+from rules.by_gods_and_kings.stats import max_hp, stat
+from rules.core import Event
+from rules.core.state import independent_copy
+
+SIDE_RANK = {"c": 0, "n": 1, "e": 2}
+"""Ties on SPD: characters before NPCs before enemies."""
+
+
+def attempts(s: BgkState) -> int:
+    return int(s.options.get("attempts", "3"))
+
+
+# --- scenario steps ------------------------------------------------------------------------
+def begin_step(s: BgkState, events: list[Event]) -> None:
+    """Play the scenario on from `s.step` until a decision is needed."""
+    while True:
+        if s.step >= len(s.scenario_def.steps):
+            victory(s, events)
+            return
+        step = s.step_def
+        if isinstance(step, BattleStep):
+            begin_battle(s, events)
+            return
+        if isinstance(step, SaveStep):
+            begin_save(s, step, events)
+            if s.saving:
+                return
+        elif isinstance(step, RestStep):
+            events.append(Event(kind="scene", text=f"**{step.name}**. {step.text}".strip()))
+            for h in s.living_heroes():
+                heal(s, h, step.heal, events)
+        s.step += 1
+
+
+def begin_save(s: BgkState, step: SaveStep, events: list[Event]) -> None:
+    events.append(Event(kind="scene", text=f"**{step.name}**. {step.text}".strip()))
+    living = s.living_heroes()
+    if step.who == "one" and living:
+        living = [s.rng.choice(living)]
+    s.saving = [h.id for h in living]
+    s.phase = "save"
+    names = ", ".join(h.name for h in living)
+    events.append(Event(kind="save_called", text=(
+        f"{step.save.capitalize()} Save of {step.target} for {names}: add a card from the Field, "
+        "or take the risk."), data={"save": step.save, "target": step.target, "heroes": s.saving}))
+
+
+def victory(s: BgkState, events: list[Event]) -> None:
+    s.phase, s.outcome, s.battle, s.actor = "over", "victory", None, None
+    s.buildings = {}
+    outro = s.scenario_def.outro
+    events.append(Event(kind="game_over", text=f"The party completes {s.scenario_def.name}! {outro}".strip(),
+                        data={"outcome": "victory"}))
+
+
+# --- a battle ------------------------------------------------------------------------------
+def begin_battle(s: BgkState, events: list[Event]) -> None:
+    step = s.battle_def
+    cat = s.cat
+    entries = [e.enemy for e in step.enemies if e.min_party <= len(s.party)]
+    counts = {e: entries.count(e) for e in entries}
+    seen: dict[str, int] = {}
+    foes = []
+    for i, eid in enumerate(entries):
+        seen[eid] = seen.get(eid, 0) + 1
+        name = cat.enemies[eid].name + (f" {seen[eid]}" if counts[eid] > 1 else "")
+        foes.append(Foe(id=f"e{i}", name=name, hp=cat.enemies[eid].hp, enemy=eid))
+    npcs = [Npc(id=f"n{i}", name=cat.npcs[nid].name, hp=cat.npcs[nid].hp, npc=nid)
+            for i, nid in enumerate(step.npcs)]
+    s.battle = Battle(foes=foes, npcs=npcs)
+    s.phase, s.actor, s.played, s.queue, s.intent = "opening", None, None, [], None
+    foe_text = ", ".join(f.name for f in foes)
+    ally_text = f" {', '.join(n.name for n in npcs)} fights beside the party." if npcs else ""
+    events.append(Event(kind="battle", text=(
+        f"**{step.name}**. {step.text} Enemies: {foe_text}.{ally_text}").replace("  ", " "),
+        data={"step": s.step}))
+    s.opening = []
+    units: list[Hero | Npc] = [*s.living_heroes(), *npcs]
+    for unit in units:
+        draw_up(s, unit, cards.HAND_LIMIT, events)
+        if not unit.field and unit.hand:
+            s.opening.append(unit.id)
+    if not s.opening:
+        begin_round(s, events)
+
+
+def open_with(s: BgkState, uid: str, card: str, events: list[Event]) -> None:
+    unit = s.unit(uid)
+    assert isinstance(unit, Hero | Npc)
+    unit.hand.remove(card)
+    unit.field.append(card)
+    s.opening.remove(uid)
+    events.append(Event(kind="opening", text=f"{unit.name} puts {cards.name(card)} on its Field.",
+                        data={"unit": uid, "card": card}))
+    if not s.opening:
+        begin_round(s, events)
+
+
+def spd_key(s: BgkState, unit: AnyUnit) -> tuple[int, int, int]:
+    return (-stat(s, unit, "spd"), SIDE_RANK[unit.id[0]], int(unit.id[1:]))
+
+
+def begin_round(s: BgkState, events: list[Event]) -> None:
+    b = s.battle
+    assert b is not None
+    b.round += 1
+    units: list[AnyUnit] = [*s.living_allies(), *s.living_foes()]
+    units.sort(key=lambda u: spd_key(s, u))
+    b.order = [u.id for u in units]
+    b.pos = -1
+    b.ties = []
+    if s.options.get("ties", "ask") == "ask":
+        i = 0
+        while i < len(units):
+            j = i
+            while (j + 1 < len(units) and units[j + 1].id[0] == "c" == units[i].id[0]
+                   and stat(s, units[j + 1], "spd") == stat(s, units[i], "spd")):
+                j += 1
+            if j > i:
+                b.ties.append([i, j + 1])
+            i = j + 1
+    if b.ties:
+        s.phase = "order"
+        names = "; ".join(" = ".join(s.unit(u).name for u in b.order[a:z]) for a, z in b.ties)
+        events.append(Event(kind="tie", text=f"Round {b.round}: tied on SPD ({names}); the party "
+                            "chooses who goes first.", data={"round": b.round}))
+        return
+    announce_order(s, events)
+    next_turn(s, events)
+
+
+def announce_order(s: BgkState, events: list[Event]) -> None:
+    b = s.battle
+    assert b is not None
+    text = ", ".join(f"{s.unit(u).name} ({stat(s, s.unit(u), 'spd')})" for u in b.order)
+    events.append(Event(kind="round", text=f"Round {b.round}. Turn order by SPD: {text}.",
+                        data={"round": b.round, "order": list(b.order)}))
+
+
+def choose_first(s: BgkState, uid: str, events: list[Event]) -> None:
+    """Order phase: `uid` goes first among the characters still tied."""
+    b = s.battle
+    assert b is not None and b.ties
+    start, end = b.ties[0]
+    b.order.remove(uid)
+    b.order.insert(start, uid)
+    start += 1
+    if end - start < 2:
+        b.ties.pop(0)
+    else:
+        b.ties[0] = [start, end]
+    if not b.ties:
+        announce_order(s, events)
+        next_turn(s, events)
+
+
+def battle_over(s: BgkState, events: list[Event]) -> bool:
+    """End the battle if one side is down; True when it ended."""
+    if s.battle is None:
+        return True
+    if not s.living_heroes():
+        wipe(s, events)
+        return True
+    if not s.living_foes():
+        win_battle(s, events)
+        return True
+    return False
+
+
+def next_turn(s: BgkState, events: list[Event]) -> None:
+    """Go on to the next unit's turn, playing enemies' turns and automatic turns, until someone
+    must decide (or the battle ends)."""
+    while True:
+        if battle_over(s, events):
+            return
+        b = s.battle
+        assert b is not None
+        b.pos += 1
+        if b.pos >= len(b.order):
+            begin_round(s, events)
+            return
+        unit = s.unit(b.order[b.pos])
+        if unit.alive and start_turn(s, unit, events):
+            return
+
+
+def start_turn(s: BgkState, unit: AnyUnit, events: list[Event]) -> bool:
+    """Begin a unit's turn; True when someone must decide, False when it is already over."""
+    b = s.battle
+    assert b is not None
+    s.actor, s.played, s.queue, s.intent = unit.id, None, [], None
+    events.append(TurnBegan(unit=unit.id, name=unit.name, round=b.round).event(f"{unit.name}'s turn."))
+    for kind in ("bleed", "poison"):
+        st = unit.status(kind)
+        if st is not None:
+            lose(s, unit, st.amount, events, kind)
+    if not unit.alive:
+        finish_turn(s, unit)
+        return False
+    if isinstance(unit, Hero) and unit.held is not None:
+        release_alone(s, unit, events)
+        if not s.living_foes():
+            finish_turn(s, unit)
+            return False
+    if unit.has("sleep"):
+        events.append(Event(kind="sleep", text=f"{unit.name} is asleep and skips the turn."))
+        finish_turn(s, unit)
+        return False
+    if unit.has("blind"):
+        flip = s.draw_card()
+        if flip is not None:
+            s.discard.append(flip)
+            unit.miss = cards.rank(flip) >= 9
+            outcome = "the next attack or ability will miss" if unit.miss else "it sees well enough"
+            events.append(Event(kind="blind", text=f"{unit.name} is blind and flips {cards.name(flip)}: {outcome}.",
+                                data={"unit": unit.id, "card": flip, "miss": unit.miss}))
+    if isinstance(unit, Foe):
+        intent = announce(s, unit, events)
+        if s.options.get("blows", "announce") == "announce" and any_reaction(s):
+            s.phase, s.intent = "enemy", intent
+            return True
+        land(s, intent, events)
+        finish_turn(s, unit)
+        return False
+    if isinstance(unit, Hero) and unit.has("stun"):
+        events.append(Event(kind="stun", text=f"{unit.name} is stunned and draws no card."))
+    elif len(unit.hand) < cards.HAND_LIMIT:
+        draw_up(s, unit, 1, events)
+    if isinstance(unit, Hero) and unit.has("paralyze"):
+        events.append(Event(kind="paralyze", text=f"{unit.name} is paralyzed and plays no card."))
+        finish_turn(s, unit)
+        return False
+    if not unit.hand:
+        events.append(Event(kind="no_card", text=f"{unit.name} has no card to play."))
+        finish_turn(s, unit)
+        return False
+    s.phase = "play" if isinstance(unit, Hero) else "npc"
+    return True
+
+
+def finish_turn(s: BgkState, unit: AnyUnit) -> None:
+    """The end of a unit's turn: its statuses count down."""
+    for st in unit.statuses:
+        st.turns -= 1
+    unit.statuses = [st for st in unit.statuses if st.turns > 0]
+    unit.miss = False
+    s.actor, s.played, s.queue, s.spent, s.intent = None, None, [], 0, None
+
+
+def end_turn(s: BgkState, events: list[Event]) -> None:
+    """The actor's turn is over: count its statuses down and go on."""
+    if s.actor is not None and s.battle is not None:
+        finish_turn(s, s.unit(s.actor))
+    next_turn(s, events)
+
+
+# --- the end of a battle ---------------------------------------------------------------------
+def clear_battle(s: BgkState, events: list[Event]) -> None:
+    """What a battle leaves: fallen characters come back at 1 HP with their Field wiped;
+    statuses, shields and held abilities end; enemies' and NPCs' cards go to the discard pile."""
+    for h in s.party:
+        h.statuses, h.shield, h.held, h.miss = [], 0, None, False
+        if not h.alive:
+            h.hp = 1
+            s.discard.extend(h.field)
+            h.field = []
+            events.append(Event(kind="revived", text=f"{h.name} gets up with 1 HP; its Field is wiped.",
+                                data={"unit": h.id}))
+        h.hp = min(h.hp, max_hp(s, h))
+    for f in s.foes:
+        s.discard.extend(f.field)
+    for n in s.npcs:
+        s.discard.extend(n.hand + n.field)
+    s.battle = None
+    s.actor, s.played, s.queue, s.spent, s.intent, s.opening = None, None, [], 0, None, []
+
+
+def win_battle(s: BgkState, events: list[Event]) -> None:
+    step = s.battle_def
+    events.append(BattleEnded(won=True, step=s.step).event(f"The party wins {step.name}."))
+    clear_battle(s, events)
+    cat = s.cat
+    if step.loot:
+        s.stash.extend(step.loot)
+        names = ", ".join(cat.items[x].name if x in cat.items else cat.shards[x].name for x in step.loot)
+        events.append(Event(kind="loot", text=f"Loot: {names}. Claim it in camp, or it is lost.",
+                            data={"loot": list(step.loot)}))
+    s.step += 1
+    if s.step >= len(s.scenario_def.steps):
+        victory(s, events)
+        return
+    s.phase, s.ready = "camp", []
+    events.append(Event(kind="camp", text=(
+        "Camp: change shards and equipment, claim the loot, use Discard and Sacrifice "
+        "abilities; the scenario goes on when everyone is ready.")))
+
+
+def wipe(s: BgkState, events: list[Event]) -> None:
+    """Every character is down: the loot is lost and the scenario starts over (or, with no
+    attempt left, the game is lost)."""
+    events.append(BattleEnded(won=False, step=s.step).event(
+        "Every character has fallen: the encounter is lost, and the loot with it."))
+    if s.attempt >= attempts(s):
+        s.phase, s.outcome, s.battle, s.actor = "over", "defeat", None, None
+        s.buildings = {}
+        events.append(Event(kind="game_over", text=(
+            f"No attempt is left: {s.scenario_def.name} defeats the party."), data={"outcome": "defeat"}))
+        return
+    s.attempt += 1
+    restart(s)
+    events.append(Event(kind="restart", text=(
+        f"Attempt {s.attempt} of {attempts(s)}: the party starts {s.scenario_def.name} over."),
+        data={"attempt": s.attempt}))
+    begin_step(s, events)
+
+
+def restart(s: BgkState) -> None:
+    """The scenario from its start: the party as it entered, a fresh shuffle."""
+    s.party = [independent_copy(h) for h in s.origin]
+    s.deck = cards.shuffled(s.rng, s.decks)
+    s.discard, s.stash, s.battle, s.step = [], [], None, 0
+    s.actor, s.played, s.queue, s.spent, s.intent = None, None, [], 0, None
+    s.opening, s.saving, s.ready, s.buildings = [], [], [], {}

@@ -1,0 +1,376 @@
+"""By Gods and Kings as a Pantheon game: setup, who acts, the actions of each phase, applying them."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from rules.by_gods_and_kings import cards
+from rules.by_gods_and_kings.abilities import ability, hand_abilities
+from rules.by_gods_and_kings.camp import camp_actions, camp_move, make_save, save_actions
+from rules.by_gods_and_kings.content import CATALOGUES, Catalogue, CharacterDef, cached_catalogue
+from rules.by_gods_and_kings.enemy import land
+from rules.by_gods_and_kings.flow import (
+    battle_over,
+    begin_round,
+    begin_step,
+    choose_first,
+    end_turn,
+    open_with,
+)
+from rules.by_gods_and_kings.gear import Loadout
+from rules.by_gods_and_kings.invariants import check
+from rules.by_gods_and_kings.plans import FIRE, NPC, PLANS, PLAY, USE, actions, handle, still_valid
+from rules.by_gods_and_kings.reactions import react, reaction_refs
+from rules.by_gods_and_kings.state import BgkState, Hero, Npc
+from rules.by_gods_and_kings.stats import hero_base, max_hp
+from rules.by_gods_and_kings.turn import (
+    STAT_NAMES,
+    attack_choices,
+    basic_attack,
+    deploy,
+    fire,
+    npc_play,
+    play,
+)
+from rules.by_gods_and_kings.view import BgkView, build_view
+from rules.core import (
+    Action,
+    Event,
+    Game,
+    IllegalAction,
+    OptionChoice,
+    OptionSpec,
+    Outcome,
+    Result,
+    Rng,
+    RulesPage,
+)
+from rules.core.content import Pinned
+from rules.core.state import independent_copy
+
+MAX_PARTY = 8
+AUTO_PARTY = 4
+TURN_PLANS = {"play": PLAY, "deploy": FIRE, "npc": NPC}
+"""The phase whose move is built in steps, and its plan."""
+
+
+class ByGodsAndKings(Game[BgkState, BgkView]):
+    id = "by-gods-and-kings"
+    name = "By Gods and Kings"
+    summary = "A party of adventurers fights through a scenario with playing cards and the Shards of the Gods."
+    min_players = 1
+    max_players = MAX_PARTY
+    state_type = BgkState
+    colour = 0xB8860B
+    max_steps = 8_000
+    has_private_view = True
+
+    def __init__(self) -> None:
+        cat = cached_catalogue()  # validate the content at start-up
+        top = min(MAX_PARTY, len(cat.characters))
+        party = [OptionChoice(value="auto", label=f"{AUTO_PARTY} characters, or one per seat if more")]
+        party += [OptionChoice(value=str(n), label=f"{n} character{'s' * (n > 1)}") for n in range(1, top + 1)]
+        scenarios = [OptionChoice(value=k, label=v.name) for k, v in cat.scenarios.items()]
+        self.options = [
+            OptionSpec(key="party", label="Party size", choices=party, default="auto"),
+            OptionSpec(key="scenario", label="Scenario", choices=scenarios, default=scenarios[0].value),
+            OptionSpec(key="ties", label="Characters tied on SPD", default="ask", choices=[
+                OptionChoice(value="ask", label="The party chooses who goes first, each round"),
+                OptionChoice(value="order", label="Party order decides")]),
+            OptionSpec(key="blows", label="Enemy blows", default="announce", choices=[
+                OptionChoice(value="announce", label="Announced: the party may react before they land"),
+                OptionChoice(value="fast", label="Land at once (react on the party's turns)")]),
+            OptionSpec(key="attempts", label="Attempts at the scenario", default="3", choices=[
+                OptionChoice(value=str(n), label=f"{n} attempt{'s' * (n > 1)}") for n in (1, 2, 3, 5)]),
+        ]
+
+    # --- setup -------------------------------------------------------------------------------
+    def setup(self, players: list[str], options: dict[str, str], seed: int) -> BgkState:
+        return self._open(players, options, seed, [])
+
+    def start(self, players: list[str], options: dict[str, str], seed: int,
+              records: dict[str, BaseModel] | None = None) -> Outcome:
+        events: list[Event] = []
+        return Outcome(state=self._open(players, options, seed, events), events=events)
+
+    def _open(self, players: list[str], options: dict[str, str], seed: int,
+              events: list[Event]) -> BgkState:
+        opts = self.resolve_options(options)
+        self.check_players(len(players))
+        if len(set(players)) != len(players):
+            raise IllegalAction("Every seat needs a different player.")
+        version = CATALOGUES.current()
+        cat = CATALOGUES.get(version)
+        size = party_size(opts["party"], len(players), cat)
+        party = make_party(cat, players, size)
+        rng = Rng(seed=seed)
+        decks = cards.decks_for(size)
+        s = BgkState(players=list(players), options=opts, content=version, rng=rng,
+                     scenario=opts["scenario"], party=party, origin=[independent_copy(h) for h in party],
+                     decks=decks, deck=cards.shuffled(rng, decks))
+        scenario = s.scenario_def
+        seats = "; ".join(f"{', '.join(h.name for h in s.heroes_of(p))}: ⟨{p}⟩" for p in players)
+        events.append(Event(kind="scenario", text=(
+            f"**{scenario.name}**. {scenario.intro} The party ({seats}) shuffles {decks} "
+            f"deck{'s' * (decks > 1)} together.").replace("  ", " "), data={"scenario": s.scenario}))
+        begin_step(s, events)
+        return s
+
+    # --- whose move ----------------------------------------------------------------------------
+    def to_act(self, state: BgkState) -> list[str]:
+        s = state
+        if s.phase == "over":
+            return []
+        if s.phase == "opening":
+            seats = {s.seat_of(u) for u in s.opening}
+        elif s.phase == "order":
+            assert s.battle is not None and s.battle.ties
+            seats = {s.seat_of(s.battle.order[s.battle.ties[0][0]])}
+        elif s.phase == "enemy":
+            assert s.intent is not None
+            seats = {s.seat_of(s.intent.target)}
+        elif s.phase == "save":
+            seats = {s.seat_of(u) for u in s.saving}
+        elif s.phase == "camp":
+            seats = {p for p in s.players if p not in s.ready}
+        else:
+            assert s.actor is not None
+            seats = {s.seat_of(s.actor)}
+        return [p for p in s.players if p in seats]
+
+    def may_act(self, state: BgkState) -> list[str]:
+        required = self.to_act(state)
+        return [p for p in state.players if p not in required
+                and (reaction_refs(state, p) or state.buildings.get(p) is not None)]
+
+    # --- legal actions -----------------------------------------------------------------------------
+    def legal_actions(self, state: BgkState, player: str) -> list[Action]:
+        s = state
+        if s.phase == "over" or player not in s.players:
+            return []
+        building = s.buildings.get(player)
+        if building is not None:
+            return _unique_labels(actions(s, player, PLANS[building.verb]))
+        acts: list[Action] = []
+        if player in self.to_act(s):
+            acts += self._turn_actions(s, player)
+        if reaction_refs(s, player):
+            acts += actions(s, player, USE)
+        return _unique_labels(acts)
+
+    def _turn_actions(self, s: BgkState, seat: str) -> list[Action]:
+        if s.phase in TURN_PLANS:
+            return actions(s, seat, TURN_PLANS[s.phase])
+        if s.phase == "opening":
+            out = []
+            for uid in s.opening:
+                if s.seat_of(uid) != seat:
+                    continue
+                unit = s.unit(uid)
+                assert isinstance(unit, Hero | Npc)
+                for c in dict.fromkeys(unit.hand):
+                    out.append(Action(key=f"open:{uid}:{c}", label=f"{unit.name}: open with {cards.name(c)}",
+                                      group=f"{unit.name}'s first Field card"))
+            return out
+        if s.phase == "order":
+            assert s.battle is not None
+            start, end = s.battle.ties[0]
+            return [Action(key=f"first:{uid}", label=f"{s.unit(uid).name} goes first")
+                    for uid in s.battle.order[start:end]]
+        if s.phase == "resolve":
+            return self._resolve_actions(s)
+        if s.phase == "enemy":
+            assert s.intent is not None
+            return [Action(key="land", label=f"Let {s.unit(s.intent.foe).name}'s blow land", style="primary")]
+        if s.phase == "save":
+            return save_actions(s, seat)
+        return camp_actions(s, seat)
+
+    def _resolve_actions(self, s: BgkState) -> list[Action]:
+        choices = attack_choices(s)
+        two = len({b for _, b, _ in choices}) > 1
+        played = cards.name(s.played or "")
+        out = []
+        for foe, bonus, raw in choices:
+            key = f"atk:{foe}:{bonus}" if two else f"atk:{foe}"
+            out.append(Action(key=key, label=f"Hit {s.unit(foe).name} for {raw} ({played} + {STAT_NAMES[bonus]})",
+                              group="Basic attack"))
+        assert s.actor is not None
+        refs = hand_abilities(s, s.hero(s.actor))
+        if refs:
+            names = ", ".join(ability(s, r).name for r in refs)
+            out.append(Action(key="deploy", label=f"Fire {names}"[:80], style="primary"))
+        return out
+
+    # --- applying ---------------------------------------------------------------------------------------
+    def apply(self, state: BgkState, player: str, action: str | Action,
+              text: str | None = None) -> Outcome:
+        act = self.find_action(state, player, action)
+        key = act.key
+        s = independent_copy(state)
+        events: list[Event] = []
+        head = key.split(":")[0]
+        verb = head.split(".")[0]
+        if "." in head and verb in PLANS:
+            done = handle(s, player, PLANS[verb], key)
+            if done is not None:
+                self._finish_plan(s, player, verb, done, events)
+        else:
+            self._flat(s, player, key, events)
+        self._prune(s)
+        return Outcome(state=s, events=events)
+
+    def _finish_plan(self, s: BgkState, seat: str, verb: str, args: dict[str, str],
+                     events: list[Event]) -> None:
+        if verb == "play":
+            play(s, args["card"], args["out"], events)
+        elif verb == "fire":
+            fire(s, args["ability"], args["how"], events)
+            if not s.queue or not s.living_foes():
+                end_turn(s, events)
+        elif verb == "npc":
+            npc_play(s, args["card"], args["target"], events)
+            end_turn(s, events)
+        else:
+            react(s, seat, args, events)
+            self._settle(s, events)
+
+    def _flat(self, s: BgkState, seat: str, key: str, events: list[Event]) -> None:
+        parts = key.split(":")
+        if parts[0] == "open":
+            open_with(s, parts[1], parts[2], events)
+        elif parts[0] == "first":
+            choose_first(s, parts[1], events)
+        elif parts[0] == "atk":
+            bonus = parts[2] if len(parts) > 2 else attack_choices(s)[0][1]
+            basic_attack(s, parts[1], bonus, events)
+            end_turn(s, events)
+        elif parts[0] == "deploy":
+            deploy(s, events)
+        elif parts[0] == "land":
+            assert s.intent is not None
+            land(s, s.intent, events)
+            end_turn(s, events)
+        elif parts[0] == "save":
+            make_save(s, parts[1], None if parts[2] == "risk" else parts[2], events)
+        else:
+            camp_move(s, seat, key, events)
+            for h in s.party:
+                h.hp = min(h.hp, max_hp(s, h))
+
+    def _settle(self, s: BgkState, events: list[Event]) -> None:
+        """After a reaction: the battle may be won, the actor may have nothing left to play."""
+        if s.battle is None:
+            return
+        if battle_over(s, events):
+            return
+        if s.phase == "enemy" and s.actor is not None and not s.unit(s.actor).alive:
+            end_turn(s, events)
+        elif s.phase == "play" and s.actor is not None and not s.hero(s.actor).hand:
+            events.append(Event(kind="no_card", text=f"{s.hero(s.actor).name} has no card left to play."))
+            end_turn(s, events)
+        elif s.phase == "opening":
+            s.opening = [u for u in s.opening if _hand(s, u)]
+            if not s.opening:
+                begin_round(s, events)
+
+    def _prune(self, s: BgkState) -> None:
+        """Drop moves being built that no longer fit (a card gone, a turn over)."""
+        required = self.to_act(s)
+        for seat, building in list(s.buildings.items()):
+            turn_plan = TURN_PLANS.get(s.phase)
+            fits = building.verb == "use" or (turn_plan is not None and building.verb == turn_plan.verb
+                                              and seat in required)
+            if s.phase == "over" or not fits or not still_valid(s, seat, building):
+                del s.buildings[seat]
+
+    def pinned_content(self) -> Pinned[Catalogue]:
+        return CATALOGUES
+
+    # --- views and results ---------------------------------------------------------------------------
+    def view(self, state: BgkState, player: str | None) -> BgkView:
+        return build_view(state, player, self.to_act(state))
+
+    def result(self, state: BgkState) -> Result | None:
+        s = state
+        if s.phase != "over":
+            return None
+        won = s.outcome == "victory"
+        summary = (f"The party completes {s.scenario_def.name}" if won
+                   else f"{s.scenario_def.name} defeats the party") + \
+            f" (attempt {s.attempt} of {s.options.get('attempts', '3')})."
+        return Result(winners=list(s.players) if won else [], summary=summary,
+                      tags={"scenario": s.scenario, "party": str(len(s.party)), "attempts": str(s.attempt),
+                            "outcome": s.outcome})
+
+    def auto_action(self, state: BgkState, player: str, rng: Rng) -> Action:
+        from rules.by_gods_and_kings.policy import choose
+
+        return choose(self, state, player, rng)
+
+    def auto_reaction(self, state: BgkState, player: str, rng: Rng) -> Action | None:
+        from rules.by_gods_and_kings.policy import reaction
+
+        return reaction(self, state, player, rng)
+
+    def rules_pages(self) -> list[RulesPage]:
+        from rules.by_gods_and_kings.help import rules_pages
+
+        return rules_pages()
+
+    def resample(self, state: BgkState, player: str | None, rng: Rng) -> BgkState:
+        """Only the order of the draw pile and the generator's seed are hidden: the party's
+        hands and Fields are face up."""
+        s = independent_copy(state)
+        s.deck = rng.shuffled(s.deck)
+        s.rng = Rng(seed=rng.randint(0, 2**62), counter=state.rng.counter)
+        return s
+
+    def check_invariants(self, state: BgkState) -> None:
+        check(state, self.to_act(state))
+
+    def seat_label(self, state: BgkState, player: str) -> str | None:
+        names = [h.name for h in state.heroes_of(player)]
+        return ", ".join(names) or None
+
+
+def party_size(option: str, seats: int, cat: Catalogue) -> int:
+    size = max(AUTO_PARTY, seats) if option == "auto" else int(option)
+    size = min(size, len(cat.characters), MAX_PARTY)
+    if size < seats:
+        raise IllegalAction(f"A party of {size} cannot give each of the {seats} players a character: "
+                            "choose a larger party.")
+    return size
+
+
+def make_party(cat: Catalogue, players: list[str], size: int) -> list[Hero]:
+    """The first `size` characters of characters.yaml, dealt round the seats in order."""
+    party = [hero_of(c, f"c{i}", players[i % len(players)]) for i, c in enumerate(cat.characters[:size])]
+    for h in party:
+        h.hp = hero_base(cat, h, party).hp
+    return party
+
+
+def hero_of(c: CharacterDef, uid: str, seat: str) -> Hero:
+    return Hero(id=uid, name=c.name, hp=0, template=c.id, seat=seat,
+                loadout=Loadout(main=c.main, off=c.offhand, body=c.body, head=c.head),
+                bag=list(c.bag), shards=list(c.shards), equipped=list(c.equipped))
+
+
+def _hand(s: BgkState, uid: str) -> list[str]:
+    unit = s.unit(uid)
+    assert isinstance(unit, Hero | Npc)
+    return unit.hand
+
+
+def _unique_labels(acts: list[Action]) -> list[Action]:
+    seen: dict[str, int] = {}
+    out = []
+    for a in acts:
+        lab = a.label[:80]
+        if lab in seen:
+            seen[lab] += 1
+            lab = f"{lab[:74]} #{seen[lab]}"
+        seen.setdefault(lab, 1)
+        out.append(a if lab == a.label else a.model_copy(update={"label": lab}))
+    return out

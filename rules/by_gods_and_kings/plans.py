@@ -1,0 +1,124 @@
+"""The moves built in steps (rules.core.steps.StepPlan) and how this game drives them.
+
+- PLAY (a character's turn): the card, then the Field card it pushes off when the Field is full.
+- FIRE (deploying abilities): which ability next, then how (its target; hold it ready; or
+  synchronize it with an ally's held ability).
+- NPC (an NPC's turn): its card, then its target.
+- USE (a Discard or Sacrifice ability, at any moment): the ability, the card spent, the target.
+
+A step with a single option is filled in by itself (the last step only right after a click,
+so that no move is made without one): no click is spent on a choice that is none, and Back
+skips such steps too. Each seat builds at most one move at a time (`BgkState.buildings`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from rules.by_gods_and_kings.reactions import use_options
+from rules.by_gods_and_kings.state import BgkState
+from rules.by_gods_and_kings.turn import fire_options, npc_options, play_options
+from rules.core import Action
+from rules.core.steps import Building, Option, StepPlan
+
+PLAY = StepPlan("play", ["card", "out"], prompts={"card": "Play a card", "out": "The Field is full: push a card off"})
+FIRE = StepPlan("fire", ["ability", "how"], prompts={"ability": "Fire which ability first",
+                                                      "how": "Aim it"})
+NPC = StepPlan("npc", ["card", "target"], prompts={"card": "The NPC's card", "target": "The NPC's target"})
+USE = StepPlan("use", ["ability", "card", "target"], prompts={
+    "ability": "Use a Discard or Sacrifice ability", "card": "Spend which card", "target": "Aim it"})
+PLANS = {p.verb: p for p in (PLAY, FIRE, NPC, USE)}
+
+Source = Callable[[str, dict[str, str]], Sequence[Option]]
+
+
+def source(s: BgkState, seat: str, plan: StepPlan) -> Source:
+    if plan is PLAY:
+        return lambda arg, chosen: play_options(s, arg, chosen)
+    if plan is FIRE:
+        return lambda arg, chosen: fire_options(s, arg, chosen)
+    if plan is NPC:
+        return lambda arg, chosen: npc_options(s, arg, chosen)
+    return lambda arg, chosen: use_options(s, seat, arg, chosen)
+
+
+def _fill(plan: StepPlan, args: dict[str, str], src: Source, last: bool) -> dict[str, str]:
+    """Fill in the forced steps (a single option) that follow the chosen ones; the plan's last
+    step only when `last` (right after a click: a move is never made without one)."""
+    args = dict(args)
+    for arg in plan.args:
+        if arg in args:
+            continue
+        if arg == plan.args[-1] and not last:
+            break
+        offered = list(src(arg, args))
+        if len(offered) != 1:
+            break
+        args[arg] = offered[0].value
+    return args
+
+
+def _current(plan: StepPlan, stored: Building | None, src: Source) -> dict[str, str]:
+    args = stored.args if stored is not None and stored.verb == plan.verb else {}
+    return _fill(plan, args, src, False)
+
+
+def actions(s: BgkState, seat: str, plan: StepPlan) -> list[Action]:
+    src = source(s, seat, plan)
+    stored = s.buildings.get(seat)
+    args = _current(plan, stored, src)
+    nxt = plan.next_arg(Building(verb=plan.verb, args=args))
+    acts: list[Action] = []
+    if nxt is not None:
+        offered = list(src(nxt, args))
+        group = plan.prompts.get(nxt) if len(offered) > 1 else None
+        acts = [Action(key=plan.step_key(nxt, o.value), label=o.label, group=group,
+                       description=o.description, style=o.style) for o in offered]
+    if stored is not None and stored.verb == plan.verb:
+        acts.append(Action(key=plan.back_key, label="Back"))
+    return acts
+
+
+def handle(s: BgkState, seat: str, plan: StepPlan, key: str) -> dict[str, str] | None:
+    """Apply a step key of `plan` (legal): the move's arguments when it is complete."""
+    src = source(s, seat, plan)
+    stored = s.buildings.get(seat)
+    if key == plan.back_key:
+        s.buildings.pop(seat, None)
+        if stored is None:
+            return None
+        args = dict(stored.args)
+        base = _fill(plan, {}, src, False)
+        while args:
+            last = list(args)[-1]
+            args.pop(last)
+            before = dict(args)
+            if len(list(src(last, before))) > 1:
+                break
+        if args and args != base:
+            s.buildings[seat] = Building(verb=plan.verb, args=args)
+        return None
+    args = _current(plan, stored, src)
+    step = plan.handle(Building(verb=plan.verb, args=args), key)
+    assert step is not None, f"{key} is not a key of {plan.verb}"
+    chosen = step.done if step.done is not None else (step.building.args if step.building else {})
+    args = _fill(plan, chosen, src, True)
+    if plan.next_arg(Building(verb=plan.verb, args=args)) is None:
+        s.buildings.pop(seat, None)
+        return args
+    s.buildings[seat] = Building(verb=plan.verb, args=args)
+    return None
+
+
+def still_valid(s: BgkState, seat: str, building: Building) -> bool:
+    """Whether every argument chosen so far is still one of its options."""
+    plan = PLANS[building.verb]
+    src = source(s, seat, plan)
+    so_far: dict[str, str] = {}
+    for arg in plan.args:
+        if arg not in building.args:
+            break
+        if building.args[arg] not in {o.value for o in src(arg, so_far)}:
+            return False
+        so_far[arg] = building.args[arg]
+    return True

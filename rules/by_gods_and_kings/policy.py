@@ -1,0 +1,250 @@
+"""The automatic player: plays towards the hands its shards fire, hits the weakest enemy,
+heals and revives with its reactions when an ally is in danger, and passes saves cheaply.
+
+It reads the game only through the state and the legal actions; every choice it returns is
+one of `legal_actions(state, player)`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.by_gods_and_kings import cards
+from rules.by_gods_and_kings.abilities import ability, hand_abilities
+from rules.by_gods_and_kings.enemy import fighter_abilities
+from rules.by_gods_and_kings.state import BgkState, Hero, Npc
+from rules.by_gods_and_kings.stats import max_hp, stat
+from rules.core import Action, Rng
+
+if TYPE_CHECKING:
+    from rules.by_gods_and_kings.game import ByGodsAndKings
+
+DANGER = 0.4
+"""An ally below this share of its HP is worth a healing reaction."""
+
+
+def choose(game: ByGodsAndKings, s: BgkState, seat: str, rng: Rng) -> Action:
+    legal = game.legal_actions(s, seat)
+    assert legal, f"{seat} has no legal action"
+    by_key = {a.key: a for a in legal}
+    pick = _pick(s, seat, legal)
+    if pick is not None and pick in by_key:
+        return by_key[pick]
+    forward = [a for a in legal if not a.key.endswith(".back")]
+    return forward[0] if forward else legal[0]
+
+
+def _pick(s: BgkState, seat: str, legal: list[Action]) -> str | None:
+    keys = [a.key for a in legal]
+    building = s.buildings.get(seat)
+    if building is not None and building.verb == "use":
+        return _use_step(s, keys)
+    if any(k.startswith("play.") for k in keys):
+        return _play_step(s, keys)
+    if any(k.startswith("fire.") for k in keys):
+        return _fire_step(s, keys)
+    if any(k.startswith("npc.") for k in keys):
+        return _npc_step(s, keys)
+    if s.phase == "resolve":
+        if "deploy" in keys:
+            return "deploy"
+        return _best_attack(s, [k for k in keys if k.startswith("atk:")])
+    if s.phase == "opening":
+        return _opening(s, [k for k in keys if k.startswith("open:")])
+    if s.phase == "save":
+        return _save(s, [k for k in keys if k.startswith("save:")])
+    if s.phase == "camp":
+        return _camp(s, seat, keys)
+    if s.phase == "enemy":
+        return "land"
+    return next((k for k in keys if not k.startswith("use.")), None)
+
+
+# --- cards --------------------------------------------------------------------------------------
+def _potential(field: list[str]) -> int:
+    """How close a Field is to a hand: pairs of cards that could belong to one."""
+    score = 0
+    for i, a in enumerate(field):
+        for b in field[i + 1:]:
+            if cards.is_ace(a) or cards.is_ace(b):
+                score += 2
+                continue
+            if cards.suit(a) == cards.suit(b):
+                score += 1
+            if cards.rank(a) == cards.rank(b) or abs(cards.rank(a) - cards.rank(b)) <= 2:
+                score += 1
+    return score
+
+
+def _field_score(s: BgkState, hero: Hero, field: list[str], card: str) -> float:
+    trial = hero.model_copy(update={"field": field})
+    fired = len(hand_abilities(s, trial))
+    return fired * 100 + _potential(field) * 5 + cards.value(card)
+
+
+def _play_options(s: BgkState, hero: Hero, card: str) -> list[tuple[float, str]]:
+    outs = ["none"] if len(hero.field) < cards.FIELD_SIZE else list(dict.fromkeys(hero.field))
+    scored = []
+    for out in outs:
+        field = [c for c in hero.field]
+        if out != "none":
+            field.remove(out)
+        scored.append((_field_score(s, hero, [*field, card], card), out))
+    return scored
+
+
+def _play_step(s: BgkState, keys: list[str]) -> str | None:
+    assert s.actor is not None
+    hero = s.hero(s.actor)
+    cards_offered = [k.split(":", 1)[1] for k in keys if k.startswith("play.card:")]
+    if cards_offered:
+        best = max(cards_offered, key=lambda c: max(sc for sc, _ in _play_options(s, hero, c)))
+        return f"play.card:{best}"
+    building = s.buildings.get(hero.seat)
+    if building is None or "card" not in building.args:
+        return None
+    card = building.args["card"]
+    offered = {k.split(":", 1)[1] for k in keys if k.startswith("play.out:")}
+    scored = [(sc, out) for sc, out in _play_options(s, hero, card) if out in offered]
+    return f"play.out:{max(scored)[1]}" if scored else None
+
+
+def _best_attack(s: BgkState, keys: list[str]) -> str | None:
+    def score(key: str) -> tuple[int, int, int]:
+        parts = key.split(":")
+        foe = s.unit(parts[1])
+        assert s.actor is not None
+        hero = s.hero(s.actor)
+        bonus = stat(s, hero, parts[2]) if len(parts) > 2 else 0
+        return (bonus, -foe.hp, -int(foe.id[1:]))
+    return max(keys, key=score) if keys else None
+
+
+def _opening(s: BgkState, keys: list[str]) -> str | None:
+    def score(key: str) -> tuple[int, int]:
+        _, uid, card = key.split(":")
+        unit = s.unit(uid)
+        assert isinstance(unit, Hero | Npc)
+        partners = _potential([card, *[c for c in unit.hand if c != card]])
+        return (partners, -cards.value(card))
+    return max(keys, key=score) if keys else None
+
+
+# --- abilities ------------------------------------------------------------------------------------
+def _target_score(s: BgkState, value: str) -> float:
+    """Prefer synchronizations, then weak foes, then wounded or fallen allies."""
+    parts = value.split(".")
+    mode, target = parts[0], parts[-1]
+    bonus = 1000 if mode == "sync" else (-500 if mode == "hold" else 0)
+    if target in ("all", "self", "none") or target[0] not in "cen":
+        return bonus
+    unit = s.unit(target)
+    if target[0] == "e":
+        return bonus - unit.hp
+    if not unit.alive:
+        return bonus + 200
+    return bonus + (max_hp(s, unit) - unit.hp)
+
+
+def _fire_step(s: BgkState, keys: list[str]) -> str | None:
+    refs = [k.split(":", 1)[1] for k in keys if k.startswith("fire.ability:")]
+    if refs:
+        return f"fire.ability:{refs[0]}"
+    hows = [k.split(":", 1)[1] for k in keys if k.startswith("fire.how:")]
+    if not hows:
+        return None
+    return f"fire.how:{max(hows, key=lambda h: _target_score(s, h))}"
+
+
+def _npc_step(s: BgkState, keys: list[str]) -> str | None:
+    assert s.actor is not None
+    npc = s.unit(s.actor)
+    assert isinstance(npc, Npc)
+    offered = [k.split(":", 1)[1] for k in keys if k.startswith("npc.card:")]
+    if offered:
+        limits = [a.threshold for a in fighter_abilities(s, npc)]
+        now = cards.total(npc.field)
+
+        def score(card: str) -> tuple[int, int]:
+            total = now + cards.value(card)
+            fires = max((t for t in limits if total >= t), default=0)
+            return (fires, -cards.value(card) if not fires else cards.value(card))
+        return f"npc.card:{max(offered, key=score)}"
+    targets = [k.split(":", 1)[1] for k in keys if k.startswith("npc.target:")]
+    return f"npc.target:{min(targets, key=lambda t: s.unit(t).hp)}" if targets else None
+
+
+def _use_step(s: BgkState, keys: list[str]) -> str | None:
+    spend = [k for k in keys if k.startswith("use.card:")]
+    if spend:
+        return min(spend, key=lambda k: cards.value(k.split(":", 1)[1]))
+    aims = [k for k in keys if k.startswith("use.target:")]
+    if aims:
+        return max(aims, key=lambda k: _target_score(s, k.split(":", 1)[1]))
+    return next((k for k in keys if k.startswith("use.ability:")), None)
+
+
+# --- saves and camp -----------------------------------------------------------------------------------
+def _save(s: BgkState, keys: list[str]) -> str | None:
+    from rules.by_gods_and_kings.camp import SAVE_STATS, save_step
+
+    step = save_step(s)
+    field = SAVE_STATS[step.save][0]
+    if not keys:
+        return None
+    uid = keys[0].split(":")[1]
+    hero = s.hero(uid)
+    own = stat(s, hero, field)
+    if own >= step.target:
+        return f"save:{uid}:risk"
+    enough = [k for k in keys if k.split(":")[1] == uid and k.split(":")[2] != "risk"
+              and own + cards.value(k.split(":")[2]) >= step.target]
+    if enough:
+        return min(enough, key=lambda k: cards.value(k.split(":")[2]))
+    return f"save:{uid}:risk"
+
+
+def _camp(s: BgkState, seat: str, keys: list[str]) -> str | None:
+    claims = [k for k in keys if k.startswith("claim:")]
+    if claims:
+        def need(key: str) -> tuple[int, int]:
+            _, thing, uid = key.split(":")
+            hero = s.hero(uid)
+            return (len(hero.equipped) if thing in s.cat.shards else len(hero.bag), int(uid[1:]))
+        return min(claims, key=need)
+    for prefix in ("shard:", "wear:", "offhand:"):
+        found = [k for k in keys if k.startswith(prefix)]
+        if prefix != "shard:":
+            found = [k for k in found if _slot_empty(s, k)]
+        if found:
+            return found[0]
+    return "ready"
+
+
+def _slot_empty(s: BgkState, key: str) -> bool:
+    verb, uid, item = key.split(":")
+    slot = "off" if verb == "offhand" else s.cat.items[item].slot
+    return getattr(s.hero(uid).loadout, slot) is None
+
+
+# --- reactions ------------------------------------------------------------------------------------------
+def reaction(game: ByGodsAndKings, s: BgkState, seat: str, rng: Rng) -> Action | None:
+    """Use a Discard or Sacrifice ability when an ally has fallen or is in danger (or finish
+    one being built); else let the moment pass."""
+    legal = game.legal_actions(s, seat)
+    if not legal:
+        return None
+    building = s.buildings.get(seat)
+    if building is not None and building.verb == "use":
+        key = _use_step(s, [a.key for a in legal])
+        return next((a for a in legal if a.key == key), None)
+    fallen = any(not h.alive for h in s.party) and s.battle is not None
+    wounded = any(u.hp < DANGER * max_hp(s, u) for u in s.living_allies())
+    for a in legal:
+        if not a.key.startswith("use.ability:"):
+            continue
+        ab = ability(s, a.key.split(":", 1)[1].split(".", 1)[1])
+        e = ab.effect
+        if (ab.target == "fallen" and fallen) or ((e.heal or e.shield) and wounded):
+            return a
+    return None

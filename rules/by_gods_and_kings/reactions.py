@@ -1,0 +1,105 @@
+"""Discard and Sacrifice abilities: usable at any moment, on anyone's turn, in camp and during a
+save, by any living character that is not numbed.
+
+A reaction is built in steps (plans.USE): the ability, the card spent (from the hand for
+Discard, from the Field for Sacrifice; skipped when only one card fits), the target.
+"""
+
+from __future__ import annotations
+
+from rules.by_gods_and_kings import cards
+from rules.by_gods_and_kings.abilities import HOW_TEXT, use
+from rules.by_gods_and_kings.content import ShardAbility
+from rules.by_gods_and_kings.effects_model import Target
+from rules.by_gods_and_kings.state import BgkState, Hero
+from rules.core import Event
+from rules.core.steps import Option
+
+REACTION_TRIGGERS = ("discard", "sacrifice")
+
+
+def target_options(s: BgkState, user: Hero, kind: Target) -> list[Option]:
+    """Who an ability of this kind may aim at now (empty: nobody, the ability is not usable)."""
+    if kind in ("foes", "allies"):
+        pool = s.living_foes() if kind == "foes" else s.living_allies()
+        who = "every foe" if kind == "foes" else "every ally"
+        return [Option(value="all", label=f"At {who}")] if pool else []
+    if kind == "self":
+        return [Option(value="self", label=f"On {user.name}")]
+    if kind == "foe":
+        return [Option(value=f.id, label=f"At {f.name}") for f in s.living_foes()]
+    if kind == "ally":
+        return [Option(value=u.id, label=f"On {u.name}") for u in s.living_allies()]
+    return [Option(value=h.id, label=f"Revive {h.name}") for h in s.party if not h.alive]
+
+
+def spendable(hero: Hero, trigger: str) -> list[str]:
+    pool = hero.hand if trigger == "discard" else hero.field
+    return list(dict.fromkeys(pool))
+
+
+def reaction_refs(s: BgkState, seat: str) -> list[tuple[Hero, str, ShardAbility]]:
+    """(character, 'shard.trigger', ability) for every reaction the seat may use now."""
+    if s.phase == "over":
+        return []
+    out = []
+    for hero in s.heroes_of(seat):
+        if not hero.alive or hero.has("numb"):
+            continue
+        for sid in hero.equipped:
+            for ab in s.cat.shards[sid].abilities:
+                if ab.trigger not in REACTION_TRIGGERS or not spendable(hero, ab.trigger):
+                    continue
+                if target_options(s, hero, ab.target):
+                    out.append((hero, f"{sid}.{ab.trigger}", ab))
+    return out
+
+
+def any_reaction(s: BgkState) -> bool:
+    return any(reaction_refs(s, seat) for seat in s.players)
+
+
+def use_options(s: BgkState, seat: str, arg: str, chosen: dict[str, str]) -> list[Option]:
+    """The option source of plans.USE."""
+    refs = reaction_refs(s, seat)
+    if arg == "ability":
+        return [Option(value=f"{h.id}.{ref}", label=f"{h.name}: {ab.name} ({HOW_TEXT[ab.trigger]})",
+                       description=ab.effect.describe()[:100])
+                for h, ref, ab in refs]
+    found = _chosen(s, refs, chosen["ability"])
+    if found is None:
+        return []
+    hero, ab = found
+    if arg == "card":
+        verb = "discard" if ab.trigger == "discard" else "sacrifice"
+        return [Option(value=c, label=f"{ab.name}: {verb} {cards.name(c)}")
+                for c in spendable(hero, ab.trigger)]
+    return [o.model_copy(update={"label": f"{ab.name}: {o.label[0].lower()}{o.label[1:]}"})
+            for o in target_options(s, hero, ab.target)]
+
+
+def _chosen(s: BgkState, refs: list[tuple[Hero, str, ShardAbility]],
+            value: str) -> tuple[Hero, ShardAbility] | None:
+    for h, ref, ab in refs:
+        if f"{h.id}.{ref}" == value:
+            return h, ab
+    return None
+
+
+def react(s: BgkState, seat: str, args: dict[str, str], events: list[Event]) -> None:
+    """Use a reaction (the arguments were checked against use_options)."""
+    found = _chosen(s, reaction_refs(s, seat), args["ability"])
+    assert found is not None, "a reaction is used only when it is legal"
+    hero, ab = found
+    card = args["card"]
+    if ab.trigger == "discard":
+        hero.hand.remove(card)
+    else:
+        hero.field.remove(card)
+    s.discard.append(card)
+    verb = "discards" if ab.trigger == "discard" else "sacrifices"
+    events.append(Event(kind="spend", text=f"{hero.name} {verb} {cards.name(card)}.",
+                        data={"unit": hero.id, "card": card, "how": ab.trigger}))
+    target = args["target"]
+    use(s, hero, ab, ab.trigger, None if target in ("all", "self") else target,
+        cards.value(card), events)

@@ -1,0 +1,244 @@
+"""The state of a game of By Gods and Kings, and small queries over it.
+
+The party's characters (`Hero`), the enemies (`Foe`) and the NPCs fighting beside the party
+(`Npc`) are all units with an id: `c0`..`c7` for characters in party order, `e0`.. for the
+enemies of the battle, `n0`.. for its NPCs. Cards are codes (see cards.py); the draw pile's
+top is the end of `deck`. Everything but the order of the draw pile is public: the party's
+hands are face up.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from rules.by_gods_and_kings.content import (
+    CATALOGUES,
+    BattleStep,
+    Catalogue,
+    ScenarioDef,
+    ScenarioStep,
+    Trigger,
+)
+from rules.by_gods_and_kings.effects_model import StatusKind
+from rules.by_gods_and_kings.gear import Loadout
+from rules.core import Rng
+from rules.core.steps import Building
+
+Phase = Literal["opening", "order", "play", "resolve", "deploy", "npc", "enemy", "save", "camp",
+                "over"]
+"""opening: characters and NPCs put their first card on the Field; order: a seat orders
+characters tied on SPD; play: a character plays a card; resolve: it chooses its basic attack
+or its abilities; deploy: it fires its abilities in the order it likes; npc: the
+administrator plays an NPC's turn; enemy: an enemy's blow is announced and the party may
+react before it lands; save: characters make a save; camp: between battles; over."""
+
+
+class Status(BaseModel):
+    kind: StatusKind | Literal["taunt"]
+    """A status of effects_model, or taunt (a foe made to aim at `source`)."""
+    amount: int = 0
+    turns: int
+    """The bearer's turns left."""
+    source: str | None = None
+    """Taunt: the character the foe must aim at."""
+
+
+class Held(BaseModel):
+    """An elemental ability held ready for an ally to release in a synchronization."""
+
+    shard: str
+    trigger: Trigger
+    target: str
+    """The foe it aims at ('all' for every foe) when it fires alone."""
+    spent: int = 0
+    """The value of the cards spent on it (for add_card)."""
+
+    @property
+    def ref(self) -> str:
+        return f"{self.shard}.{self.trigger}"
+
+
+class Unit(BaseModel):
+    id: str
+    name: str
+    hp: int
+    field: list[str] = Field(default_factory=list)
+    statuses: list[Status] = Field(default_factory=list)
+    shield: int = 0
+    miss: bool = False
+    """Blind drew a 9 to King this turn: the next basic attack or ability misses."""
+
+    @property
+    def alive(self) -> bool:
+        return self.hp > 0
+
+    def status(self, kind: StatusKind | Literal["taunt"]) -> Status | None:
+        return next((x for x in self.statuses if x.kind == kind), None)
+
+    def has(self, kind: StatusKind | Literal["taunt"]) -> bool:
+        return self.status(kind) is not None
+
+
+class Hero(Unit):
+    """A character of the party."""
+
+    template: str
+    """Its entry in characters.yaml."""
+    seat: str
+    """The player controlling it."""
+    hand: list[str] = Field(default_factory=list)
+    loadout: Loadout = Loadout()
+    bag: list[str] = Field(default_factory=list)
+    shards: list[str] = Field(default_factory=list)
+    equipped: list[str] = Field(default_factory=list)
+    held: Held | None = None
+
+
+class Foe(Unit):
+    enemy: str
+
+
+class Npc(Unit):
+    npc: str
+    hand: list[str] = Field(default_factory=list)
+
+
+class Intent(BaseModel):
+    """An enemy's turn, announced before it lands (the party may still react)."""
+
+    foe: str
+    target: str
+    pick: str | None = None
+    """The card that picked the target (None: taunted)."""
+    card: str | None = None
+    """The card put on its Field (None: none was left to draw)."""
+    ability: int | None = None
+    """The ability its Field total fires (None: a basic attack)."""
+
+
+class Battle(BaseModel):
+    foes: list[Foe]
+    npcs: list[Npc] = Field(default_factory=list)
+    round: int = 0
+    order: list[str] = Field(default_factory=list)
+    """This round's turn order (unit ids)."""
+    pos: int = -1
+    """The turn being played: an index into `order`."""
+    ties: list[list[int]] = Field(default_factory=list)
+    """Ranges [start, end) of `order` holding characters tied on SPD that a seat still orders."""
+
+
+class BgkState(BaseModel):
+    players: list[str]
+    options: dict[str, str]
+    content: str
+    """The version of the catalogue this game plays with (`content.CATALOGUES`)."""
+    rng: Rng
+    scenario: str
+    step: int = 0
+    """The scenario step being played."""
+    attempt: int = 1
+    party: list[Hero]
+    origin: list[Hero]
+    """The party as it entered the scenario: a wipe starts over from it."""
+    decks: int
+    deck: list[str] = Field(default_factory=list)
+    discard: list[str] = Field(default_factory=list)
+    stash: list[str] = Field(default_factory=list)
+    """Loot not yet claimed (lost when the camp breaks up)."""
+    battle: Battle | None = None
+    phase: Phase = "opening"
+    actor: str | None = None
+    """The unit whose turn it is."""
+    played: str | None = None
+    """The card the actor played this turn."""
+    queue: list[str] = Field(default_factory=list)
+    """Deploy: the abilities still to fire, as 'shard.trigger'."""
+    spent: int = 0
+    """Deploy: the value of the three Field cards spent on the abilities."""
+    intent: Intent | None = None
+    opening: list[str] = Field(default_factory=list)
+    """Units that still put their first card on the Field."""
+    saving: list[str] = Field(default_factory=list)
+    """Characters still to make the save of this step."""
+    ready: list[str] = Field(default_factory=list)
+    """Seats done in camp."""
+    buildings: dict[str, Building] = Field(default_factory=dict)
+    """Each seat's move being built (see plans.py)."""
+    outcome: Literal["", "victory", "defeat"] = ""
+
+    # --- content ---------------------------------------------------------------------------
+    @property
+    def cat(self) -> Catalogue:
+        return CATALOGUES.get(self.content)
+
+    @property
+    def scenario_def(self) -> ScenarioDef:
+        return self.cat.scenarios[self.scenario]
+
+    @property
+    def step_def(self) -> ScenarioStep:
+        return self.scenario_def.steps[self.step]
+
+    @property
+    def battle_def(self) -> BattleStep:
+        step = self.step_def
+        assert isinstance(step, BattleStep), "no battle is being fought"
+        return step
+
+    # --- units ---------------------------------------------------------------------------
+    def hero(self, uid: str) -> Hero:
+        return self.party[int(uid[1:])]
+
+    def unit(self, uid: str) -> Hero | Foe | Npc:
+        if uid[0] == "c":
+            return self.party[int(uid[1:])]
+        assert self.battle is not None, f"{uid} fights only in a battle"
+        if uid[0] == "e":
+            return self.battle.foes[int(uid[1:])]
+        return self.battle.npcs[int(uid[1:])]
+
+    @property
+    def foes(self) -> list[Foe]:
+        return self.battle.foes if self.battle is not None else []
+
+    @property
+    def npcs(self) -> list[Npc]:
+        return self.battle.npcs if self.battle is not None else []
+
+    def living_foes(self) -> list[Foe]:
+        return [f for f in self.foes if f.alive]
+
+    def living_heroes(self) -> list[Hero]:
+        return [h for h in self.party if h.alive]
+
+    def living_allies(self) -> list[Hero | Npc]:
+        """The party's side: living characters, then living NPCs."""
+        out: list[Hero | Npc] = [h for h in self.party if h.alive]
+        out.extend(n for n in self.npcs if n.alive)
+        return out
+
+    def seat_of(self, uid: str) -> str:
+        """The player who decides for a unit: a character's controller; NPCs (and anything
+        else) are played by the administrator, the first seat."""
+        return self.hero(uid).seat if uid[0] == "c" else self.players[0]
+
+    def heroes_of(self, seat: str) -> list[Hero]:
+        return [h for h in self.party if h.seat == seat]
+
+    def draw_card(self) -> str | None:
+        """The top card of the draw pile (the discard pile is shuffled in when it runs out);
+        None when both are empty."""
+        if not self.deck and self.discard:
+            self.deck = self.rng.shuffled(self.discard)
+            self.discard = []
+        return self.deck.pop() if self.deck else None
+
+    def count_cards(self) -> int:
+        n = len(self.deck) + len(self.discard)
+        n += sum(len(h.hand) + len(h.field) for h in self.party)
+        n += sum(len(f.field) for f in self.foes)
+        n += sum(len(x.hand) + len(x.field) for x in self.npcs)
+        return n

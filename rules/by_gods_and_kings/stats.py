@@ -1,0 +1,53 @@
+"""A unit's stats now: base values, equipment and shards (characters), lowered by statuses.
+
+HP in a sheet is the maximum; the unit's `hp` is what it has left.
+"""
+
+from __future__ import annotations
+
+from rules.by_gods_and_kings.content import Catalogue, Stats
+from rules.by_gods_and_kings.effects_model import STAT_DOWN
+from rules.by_gods_and_kings.gear import gear_stats, shard_stats
+from rules.by_gods_and_kings.state import BgkState, Foe, Hero, Npc, Unit
+
+
+def hero_base(cat: Catalogue, hero: Hero, party: list[Hero]) -> Stats:
+    """A character's stats without statuses: base + equipment + shards."""
+    template = next(c for c in cat.characters if c.id == hero.template)
+    others = {sid for h in party if h.id != hero.id for sid in h.equipped}
+    return (template.base + gear_stats(cat, hero.loadout)
+            + shard_stats(cat, hero.equipped, hero.loadout, others))
+
+
+def _lowered(stats: Stats, unit: Unit) -> Stats:
+    values = {"hp": max(1, stats.hp), "defense": stats.defense, "physical": stats.physical,
+              "magic": stats.magic, "spd": stats.spd}
+    for st in unit.statuses:
+        field = STAT_DOWN.get(st.kind) if st.kind != "taunt" else None
+        if field is not None:
+            values[field] -= st.amount
+    for field in ("defense", "physical", "magic", "spd"):
+        values[field] = max(0, values[field])
+    return Stats(**values)
+
+
+def sheet(s: BgkState, unit: Hero | Foe | Npc) -> Stats:
+    """The unit's stats now (HP: its maximum)."""
+    cat = s.cat
+    if isinstance(unit, Hero):
+        base = hero_base(cat, unit, s.party)
+    elif isinstance(unit, Foe):
+        base = cat.enemies[unit.enemy].stats
+    else:
+        base = cat.npcs[unit.npc].stats
+    return _lowered(base, unit)
+
+
+def max_hp(s: BgkState, unit: Hero | Foe | Npc) -> int:
+    return sheet(s, unit).hp
+
+
+def stat(s: BgkState, unit: Hero | Foe | Npc, name: str) -> int:
+    value = getattr(sheet(s, unit), name)
+    assert isinstance(value, int)
+    return value

@@ -1,0 +1,185 @@
+"""A character's turn (play a card, then a basic attack or the abilities its Field fires) and
+an NPC's turn (the administrator plays its card and picks its target).
+
+**A full Field**: a character's Field holds at most three cards. Playing a card onto a full
+Field first sends one of its cards (the player's choice) to the discard pile. Firing the
+abilities of a hand spends the three Field cards (they go to the discard pile, like an enemy's
+Field when its ability fires); a basic attack leaves the Field as it is.
+"""
+
+from __future__ import annotations
+
+from rules.by_gods_and_kings import cards
+from rules.by_gods_and_kings.abilities import (
+    ability,
+    hand_abilities,
+    hold,
+    holdable,
+    sync_of,
+    synchronize,
+    use,
+)
+from rules.by_gods_and_kings.effects import deal
+from rules.by_gods_and_kings.enemy import fighter_abilities, reached, strike
+from rules.by_gods_and_kings.events import CardPlayed
+from rules.by_gods_and_kings.gear import attack_stats
+from rules.by_gods_and_kings.reactions import target_options
+from rules.by_gods_and_kings.state import BgkState, Hero, Npc
+from rules.by_gods_and_kings.stats import stat
+from rules.core import Event
+from rules.core.steps import Option
+
+STAT_NAMES = {"physical": "Physical", "magic": "Magic"}
+
+
+def actor_hero(s: BgkState) -> Hero:
+    assert s.actor is not None and s.actor[0] == "c", "a character is acting"
+    return s.hero(s.actor)
+
+
+# --- play ------------------------------------------------------------------------------------
+def play_options(s: BgkState, arg: str, chosen: dict[str, str]) -> list[Option]:
+    hero = actor_hero(s)
+    if arg == "card":
+        return [Option(value=c, label=f"Play {cards.name(c)}") for c in dict.fromkeys(hero.hand)]
+    if len(hero.field) < cards.FIELD_SIZE:
+        return [Option(value="none", label="The Field has room")]
+    return [Option(value=c, label=f"Push {cards.name(c)} off the Field")
+            for c in dict.fromkeys(hero.field)]
+
+
+def play(s: BgkState, card: str, out: str, events: list[Event]) -> None:
+    hero = actor_hero(s)
+    if out != "none":
+        hero.field.remove(out)
+        s.discard.append(out)
+        events.append(Event(kind="push", text=f"{hero.name} pushes {cards.name(out)} off its full Field.",
+                            data={"unit": hero.id, "card": out}))
+    hero.hand.remove(card)
+    hero.field.append(card)
+    s.played = card
+    kinds = cards.hands(hero.field)
+    made = f" It holds a {', a '.join(cards.HAND_NAMES[k] for k in kinds)}!" if kinds else ""
+    events.append(CardPlayed(unit=hero.id, card=card, field=list(hero.field)).event(
+        f"{hero.name} plays {cards.name(card)}: Field {cards.names(hero.field)}.{made}"))
+    s.phase = "resolve"
+
+
+# --- resolve: a basic attack or the abilities ----------------------------------------------------
+def attack_raw(s: BgkState, hero: Hero, bonus: str) -> int:
+    assert s.played is not None
+    return cards.value(s.played) + stat(s, hero, bonus)
+
+
+def attack_choices(s: BgkState) -> list[tuple[str, str, int]]:
+    """(foe id, bonus stat, raw damage) for each basic attack the actor may make."""
+    hero = actor_hero(s)
+    return [(f.id, bonus, attack_raw(s, hero, bonus))
+            for f in s.living_foes() for bonus in attack_stats(s.cat, hero.loadout)]
+
+
+def basic_attack(s: BgkState, foe_id: str, bonus: str, events: list[Event]) -> None:
+    hero = actor_hero(s)
+    target = s.unit(foe_id)
+    if hero.miss:
+        hero.miss = False
+        events.append(Event(kind="miss", text=f"Blinded, {hero.name} misses {target.name}."))
+        return
+    deal(s, hero, target, attack_raw(s, hero, bonus), events,
+         what=f"{cards.name(s.played or '')} + {STAT_NAMES[bonus]}")
+
+
+def deploy(s: BgkState, events: list[Event]) -> None:
+    """Fire the Field's abilities: the three cards are spent, the abilities queue up."""
+    hero = actor_hero(s)
+    s.queue = hand_abilities(s, hero)
+    s.spent = cards.total(hero.field)
+    s.discard.extend(hero.field)
+    events.append(Event(kind="deploy", text=(
+        f"{hero.name} spends {cards.names(hero.field)} to fire "
+        f"{', '.join(ability(s, r).name for r in s.queue)}."), data={"unit": hero.id, "queue": s.queue}))
+    hero.field = []
+    s.phase = "deploy"
+
+
+# --- deploy: each ability in the order chosen ------------------------------------------------------
+def fire_options(s: BgkState, arg: str, chosen: dict[str, str]) -> list[Option]:
+    hero = actor_hero(s)
+    if arg == "ability":
+        return [Option(value=r, label=f"Fire {ability(s, r).name}",
+                       description=ability(s, r).effect.describe()[:100]) for r in s.queue]
+    ref = chosen["ability"]
+    ab = ability(s, ref)
+    aims = target_options(s, hero, ab.target)
+    if not aims:
+        return [Option(value="none", label=f"{ab.name}: nobody to aim at")]
+    out = [Option(value=f"now.{o.value}", label=f"{ab.name}: {o.label.lower()}") for o in aims]
+    if holdable(s, ref):
+        if hero.held is None:
+            out += [Option(value=f"hold.{o.value}", label=f"Hold {ab.name} ready, {o.label.lower()}")
+                    for o in aims]
+        for other in s.living_heroes():
+            if other.id == hero.id or other.held is None:
+                continue
+            sync = sync_of(s, ref, other)
+            held = ability(s, other.held.ref)
+            out += [Option(value=f"sync.{other.id}.{o.value}",
+                           label=f"{sync.name} ×{sync.multiplier}: with {other.name}'s {held.name}, "
+                                 f"{o.label.lower()}"[:80], style="success")
+                    for o in aims]
+    return out
+
+
+def fire(s: BgkState, ref: str, how: str, events: list[Event]) -> None:
+    hero = actor_hero(s)
+    s.queue.remove(ref)
+    ab = ability(s, ref)
+    if how == "none":
+        events.append(Event(kind="fizzle", text=f"{ab.name} has nobody to aim at."))
+        return
+    mode, _, rest = how.partition(".")
+    if mode == "hold":
+        hold(s, hero, ref, rest, events)
+    elif mode == "sync":
+        holder_id, _, target = rest.partition(".")
+        synchronize(s, hero, ref, s.hero(holder_id), target, events)
+    else:
+        use(s, hero, ab, ab.trigger, None if rest in ("all", "self") else rest, s.spent, events)
+
+
+# --- an NPC's turn ---------------------------------------------------------------------------------
+def actor_npc(s: BgkState) -> Npc:
+    assert s.actor is not None and s.actor[0] == "n", "an NPC is acting"
+    unit = s.unit(s.actor)
+    assert isinstance(unit, Npc)
+    return unit
+
+
+def npc_options(s: BgkState, arg: str, chosen: dict[str, str]) -> list[Option]:
+    npc = actor_npc(s)
+    if arg == "card":
+        out = []
+        for c in dict.fromkeys(npc.hand):
+            total = cards.total(npc.field) + cards.value(c)
+            fires = [a for a in fighter_abilities(s, npc) if total >= a.threshold]
+            note = f" (fires {max(fires, key=lambda a: a.threshold).name})" if fires else f" (Field {total})"
+            out.append(Option(value=c, label=f"{npc.name} plays {cards.name(c)}{note}"))
+        return out
+    return [Option(value=f.id, label=f"{npc.name} aims at {f.name}") for f in s.living_foes()]
+
+
+def npc_play(s: BgkState, card: str, target: str, events: list[Event]) -> None:
+    npc = actor_npc(s)
+    npc.hand.remove(card)
+    npc.field.append(card)
+    events.append(CardPlayed(unit=npc.id, card=card, field=list(npc.field)).event(
+        f"{npc.name} plays {cards.name(card)}: its Field holds {cards.total(npc.field)}."))
+    index = reached(s, npc)
+    if index is None:
+        strike(s, npc, s.unit(target), cards.value(card), events)
+        return
+    ab = fighter_abilities(s, npc)[index]
+    spent = cards.total(npc.field)
+    s.discard.extend(npc.field)
+    npc.field = []
+    use(s, npc, ab, "threshold", target if ab.target == "foe" else None, spent, events)

@@ -1,0 +1,148 @@
+"""What a player (or the table) sees: everything but the order of the draw pile. The party's
+hands are face up; `controlled` says which characters the viewer decides for."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from rules.by_gods_and_kings import cards
+from rules.by_gods_and_kings.abilities import ability
+from rules.by_gods_and_kings.content import SaveStep
+from rules.by_gods_and_kings.enemy import fighter_abilities, numbers
+from rules.by_gods_and_kings.state import BgkState, Foe, Hero, Npc
+from rules.by_gods_and_kings.stats import sheet
+
+
+class StatusView(BaseModel):
+    kind: str
+    amount: int
+    turns: int
+    source: str | None = None
+
+
+class UnitView(BaseModel):
+    id: str
+    name: str
+    kind: str
+    """character, enemy or npc."""
+    hp: int
+    max_hp: int
+    defense: int
+    physical: int
+    magic: int
+    spd: int
+    shield: int
+    statuses: list[StatusView]
+    field: list[str]
+    field_total: int
+    hand: list[str] | None = None
+    """Characters and NPCs (face up)."""
+    seat: str | None = None
+    numbers: tuple[int, int] | None = None
+    """The numbers 1-13 it holds for enemies' target cards."""
+    hands: list[str] = []
+    """The hands its Field holds (Flush, Straight, Three of a Kind)."""
+    held: str | None = None
+    rank: str | None = None
+    weapon: str | None = None
+    shards: list[str] = []
+    """Equipped shards (names)."""
+    abilities: list[str] = []
+    """Enemies and NPCs: 'threshold: name'."""
+
+
+class BgkView(BaseModel):
+    viewer: str | None
+    controlled: list[str]
+    phase: str
+    scenario: str
+    step: int
+    steps: int
+    step_name: str
+    attempt: int
+    attempts: int
+    round: int
+    order: list[str]
+    actor: str | None
+    to_act: list[str]
+    prompt: str
+    party: list[UnitView]
+    foes: list[UnitView]
+    npcs: list[UnitView]
+    deck_count: int
+    discard_count: int
+    stash: list[str]
+    queue: list[str]
+    intent: str | None
+    outcome: str
+
+
+def unit_view(s: BgkState, unit: Hero | Foe | Npc, held_numbers: dict[str, tuple[int, int]]) -> UnitView:
+    st = sheet(s, unit)
+    cat = s.cat
+    out = UnitView(
+        id=unit.id, name=unit.name,
+        kind="character" if isinstance(unit, Hero) else "enemy" if isinstance(unit, Foe) else "npc",
+        hp=unit.hp, max_hp=st.hp, defense=st.defense, physical=st.physical, magic=st.magic, spd=st.spd,
+        shield=unit.shield,
+        statuses=[StatusView(kind=x.kind, amount=x.amount, turns=x.turns, source=x.source) for x in unit.statuses],
+        field=list(unit.field), field_total=cards.total(unit.field), numbers=held_numbers.get(unit.id))
+    if isinstance(unit, Hero):
+        out.hand, out.seat = list(unit.hand), unit.seat
+        out.hands = [cards.HAND_NAMES[k] for k in cards.hands(unit.field)]
+        out.held = ability(s, unit.held.ref).name if unit.held else None
+        out.weapon = cat.items[unit.loadout.main].name if unit.loadout.main else None
+        out.shards = [cat.shards[x].name for x in unit.equipped]
+    else:
+        if isinstance(unit, Npc):
+            out.hand = list(unit.hand)
+        else:
+            out.rank = cat.enemies[unit.enemy].rank
+        out.abilities = [f"{a.threshold}: {a.name}" for a in fighter_abilities(s, unit)]
+    return out
+
+
+def prompt(s: BgkState) -> str:
+    if s.phase == "over":
+        return "The party wins." if s.outcome == "victory" else "The party is defeated."
+    actor = s.unit(s.actor).name if s.actor else ""
+    step = s.step_def
+    return {
+        "opening": "Each character puts a first card on its Field.",
+        "order": "Characters tied on SPD: choose who goes first.",
+        "play": f"{actor}: play a card onto the Field.",
+        "resolve": f"{actor}: a basic attack, or fire the abilities of the Field.",
+        "deploy": f"{actor}: fire the abilities in the order you like.",
+        "npc": f"{actor}: the party plays the NPC's card and picks its target.",
+        "enemy": f"{actor} is about to strike: react with Discard or Sacrifice, or let it land.",
+        "save": f"{step.name}: make the save." if isinstance(step, SaveStep) else "Make the save.",
+        "camp": "Camp: claim loot, change shards and equipment, then get ready.",
+    }.get(s.phase, "")
+
+
+def build_view(s: BgkState, viewer: str | None, to_act: list[str]) -> BgkView:
+    held = {uid: (lo, hi) for uid, lo, hi in numbers(s)} if s.battle is not None else {}
+    b = s.battle
+    step = s.step_def if s.step < len(s.scenario_def.steps) else None
+    cat = s.cat
+    intent = None
+    if s.intent is not None:
+        foe = s.unit(s.intent.foe)
+        assert isinstance(foe, Foe)
+        what = ("a basic attack" if s.intent.ability is None
+                else fighter_abilities(s, foe)[s.intent.ability].name)
+        intent = f"{foe.name} aims {what} at {s.unit(s.intent.target).name}"
+    return BgkView(
+        viewer=viewer, controlled=[h.id for h in s.party if h.seat == viewer],
+        phase=s.phase, scenario=s.scenario_def.name, step=s.step, steps=len(s.scenario_def.steps),
+        step_name=step.name if step is not None else "",
+        attempt=s.attempt, attempts=int(s.options.get("attempts", "3")),
+        round=b.round if b else 0, order=list(b.order) if b else [], actor=s.actor, to_act=to_act,
+        prompt=prompt(s),
+        party=[unit_view(s, h, held) for h in s.party],
+        foes=[unit_view(s, f, held) for f in s.foes],
+        npcs=[unit_view(s, n, held) for n in s.npcs],
+        deck_count=len(s.deck), discard_count=len(s.discard),
+        stash=[cat.items[x].name if x in cat.items else cat.shards[x].name for x in s.stash],
+        queue=[ability(s, r).name for r in s.queue], intent=intent, outcome=s.outcome,
+    )
