@@ -53,7 +53,7 @@ class Stats(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    hp: int = Field(0, ge=-50, le=500)
+    hp: int = Field(0, ge=-50, le=5000)
     defense: int = Field(0, ge=-20, le=50)
     physical: int = Field(0, ge=-20, le=50)
     magic: int = Field(0, ge=-20, le=50)

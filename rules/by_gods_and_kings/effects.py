@@ -74,6 +74,8 @@ def heal(s: BgkState, target: AnyUnit, amount: int, events: list[Event]) -> None
         return
     top = max_hp(s, target)
     gained = max(0, min(amount, top - target.hp))
+    if not gained:
+        return
     target.hp += gained
     events.append(Healed(target=target.id, amount=gained, hp=target.hp).event(
         f"{target.name} recovers {gained} HP ({target.hp}/{top})."))

@@ -80,7 +80,9 @@ def begin_battle(s: BgkState, events: list[Event]) -> None:
     for i, eid in enumerate(entries):
         seen[eid] = seen.get(eid, 0) + 1
         name = cat.enemies[eid].name + (f" {seen[eid]}" if counts[eid] > 1 else "")
-        foes.append(Foe(id=f"e{i}", name=name, hp=cat.enemies[eid].hp, enemy=eid))
+        foe = Foe(id=f"e{i}", name=name, hp=0, enemy=eid)
+        foe.hp = max_hp(s, foe)
+        foes.append(foe)
     npcs = [Npc(id=f"n{i}", name=cat.npcs[nid].name, hp=cat.npcs[nid].hp, npc=nid)
             for i, nid in enumerate(step.npcs)]
     s.battle = Battle(foes=foes, npcs=npcs)
@@ -106,7 +108,7 @@ def open_with(s: BgkState, uid: str, card: str, events: list[Event]) -> None:
     unit.hand.remove(card)
     unit.field.append(card)
     s.opening.remove(uid)
-    events.append(Event(kind="opening", text=f"{unit.name} puts {cards.name(card)} on its Field.",
+    events.append(Event(kind="opening", text=f"{unit.name} puts {cards.name(card)} on the Field.",
                         data={"unit": uid, "card": card}))
     if not s.opening:
         begin_round(s, events)
@@ -117,6 +119,13 @@ def spd_key(s: BgkState, unit: AnyUnit) -> tuple[int, int, int]:
 
 
 def begin_round(s: BgkState, events: list[Event]) -> None:
+    """A new round, played on until someone must decide."""
+    if new_round(s, events):
+        next_turn(s, events)
+
+
+def new_round(s: BgkState, events: list[Event]) -> bool:
+    """Order a new round by SPD; False when tied characters must be ordered by a seat first."""
     b = s.battle
     assert b is not None
     b.round += 1
@@ -140,9 +149,9 @@ def begin_round(s: BgkState, events: list[Event]) -> None:
         names = "; ".join(" = ".join(s.unit(u).name for u in b.order[a:z]) for a, z in b.ties)
         events.append(Event(kind="tie", text=f"Round {b.round}: tied on SPD ({names}); the party "
                             "chooses who goes first.", data={"round": b.round}))
-        return
+        return False
     announce_order(s, events)
-    next_turn(s, events)
+    return True
 
 
 def announce_order(s: BgkState, events: list[Event]) -> None:
@@ -193,8 +202,9 @@ def next_turn(s: BgkState, events: list[Event]) -> None:
         assert b is not None
         b.pos += 1
         if b.pos >= len(b.order):
-            begin_round(s, events)
-            return
+            if not new_round(s, events):
+                return
+            continue
         unit = s.unit(b.order[b.pos])
         if unit.alive and start_turn(s, unit, events):
             return
@@ -317,6 +327,10 @@ def wipe(s: BgkState, events: list[Event]) -> None:
     events.append(BattleEnded(won=False, step=s.step).event(
         "Every character has fallen: the encounter is lost, and the loot with it."))
     if s.attempt >= attempts(s):
+        for f in s.foes:
+            s.discard.extend(f.field)
+        for n in s.npcs:
+            s.discard.extend(n.hand + n.field)
         s.phase, s.outcome, s.battle, s.actor = "over", "defeat", None, None
         s.buildings = {}
         events.append(Event(kind="game_over", text=(

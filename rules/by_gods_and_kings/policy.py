@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules.by_gods_and_kings import cards
-from rules.by_gods_and_kings.abilities import ability, hand_abilities
+from rules.by_gods_and_kings.abilities import hand_abilities
 from rules.by_gods_and_kings.enemy import fighter_abilities
+from rules.by_gods_and_kings.reactions import reaction_refs
 from rules.by_gods_and_kings.state import BgkState, Hero, Npc
 from rules.by_gods_and_kings.stats import max_hp, stat
 from rules.core import Action, Rng
@@ -234,17 +235,20 @@ def reaction(game: ByGodsAndKings, s: BgkState, seat: str, rng: Rng) -> Action |
     legal = game.legal_actions(s, seat)
     if not legal:
         return None
+    keys = [a.key for a in legal]
     building = s.buildings.get(seat)
     if building is not None and building.verb == "use":
-        key = _use_step(s, [a.key for a in legal])
-        return next((a for a in legal if a.key == key), None)
-    fallen = any(not h.alive for h in s.party) and s.battle is not None
+        step = _use_step(s, keys)
+        return next((a for a in legal if a.key == step), None)
+    fallen = s.battle is not None and any(not h.alive for h in s.party)
     wounded = any(u.hp < DANGER * max_hp(s, u) for u in s.living_allies())
-    for a in legal:
-        if not a.key.startswith("use.ability:"):
-            continue
-        ab = ability(s, a.key.split(":", 1)[1].split(".", 1)[1])
-        e = ab.effect
-        if (ab.target == "fallen" and fallen) or ((e.heal or e.shield) and wounded):
-            return a
-    return None
+    refs = reaction_refs(s, seat)
+    wanted = [f"{h.id}.{ref}" for h, ref, ab in refs
+              if (ab.target == "fallen" and fallen) or ((ab.effect.heal or ab.effect.shield) and wounded)]
+    if not wanted:
+        return None
+    if any(k.startswith("use.ability:") for k in keys):
+        key: str | None = f"use.ability:{wanted[0]}"
+    else:  # a single reaction: its first steps are already chosen
+        key = _use_step(s, [k for k in keys if k.startswith("use.")])
+    return next((a for a in legal if a.key == key), None)

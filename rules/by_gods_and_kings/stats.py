@@ -10,6 +10,18 @@ from rules.by_gods_and_kings.effects_model import STAT_DOWN
 from rules.by_gods_and_kings.gear import gear_stats, shard_stats
 from rules.by_gods_and_kings.state import BgkState, Foe, Hero, Npc, Unit
 
+BOSS_RANKS = ("boss", "mega_boss")
+
+
+def scaled_hp(hp: int, rank: str, party: int) -> int:
+    """An enemy's HP for a party of this size. Content writes HP for a party of four. Smaller
+    parties meet enemies with HP × (2 × party + 1) / 9 (a third for one character); larger
+    parties meet more minions and mini bosses (a battle's `min_party`) and bosses with that
+    same share (17/9 for eight). Rounded up."""
+    if party >= 4 and rank not in BOSS_RANKS:
+        return hp
+    return -(-hp * (2 * party + 1) // 9)
+
 
 def hero_base(cat: Catalogue, hero: Hero, party: list[Hero]) -> Stats:
     """A character's stats without statuses: base + equipment + shards."""
@@ -37,7 +49,9 @@ def sheet(s: BgkState, unit: Hero | Foe | Npc) -> Stats:
     if isinstance(unit, Hero):
         base = hero_base(cat, unit, s.party)
     elif isinstance(unit, Foe):
-        base = cat.enemies[unit.enemy].stats
+        enemy = cat.enemies[unit.enemy]
+        base = enemy.stats
+        base = base.model_copy(update={"hp": scaled_hp(enemy.hp, enemy.rank, len(s.party))})
     else:
         base = cat.npcs[unit.npc].stats
     return _lowered(base, unit)

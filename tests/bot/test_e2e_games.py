@@ -191,3 +191,18 @@ async def test_guilty_gods_two_people_one_with_closed_dms(db):
         moves = await _play_out(h, bot, 4000)
         assert moves > 5 and "game over" in table.text().lower()
         assert h.ephemerals_to(BOB), "Bob played from ephemeral views"
+
+
+async def test_by_gods_and_kings_one_person_runs_several_characters_beside_another(db):
+    """A party of four: Alice and Bob each control two characters; the whole scenario is
+    played through Discord (enemy turns, reactions, camp between battles) to its end."""
+    bot = make_bot(db, seed=6)
+    async with DiscordHarness(bot) as h:
+        table = await open_table(h, "by-gods-and-kings", [ALICE, BOB], options="party=4")
+        session = await bot.service.active_in_channel(CHANNEL)
+        view = session.game().view(session.state(), str(ALICE))
+        assert len(view.controlled) == 2
+        assert "enemy targets" in table.text() or "Field" in table.text()
+        moves = await _play_out(h, bot, 5000)
+        assert moves > 20
+        assert "game over" in table.text().lower()

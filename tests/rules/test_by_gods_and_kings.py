@@ -22,7 +22,7 @@ from rules.by_gods_and_kings.enemy import numbers
 from rules.by_gods_and_kings.reactions import reaction_refs
 from rules.by_gods_and_kings.state import BgkState, Held
 from rules.by_gods_and_kings.stats import max_hp, sheet
-from rules.core import Event
+from rules.core import Event, IllegalAction
 
 KOBOLD_BATTLE: dict[str, Any] = {"kind": "battle", "name": "Test", "enemies": [{"enemy": "kobold"}]}
 
@@ -135,8 +135,9 @@ def test_the_kobold_example():
     out = G.apply(s, "p0", "land")
     after = out.state
     assert "Kobold uses Kobold Frenzy" in texts(out.events)
-    # 6 + Physical 4 = 10, through Gilbert's DEF 11 (halved: 5)
-    assert hp - after.party[0].hp == mitigated(10, 11) == 5
+    frenzy = s.cat.enemies["kobold"].abilities[0]
+    raw = frenzy.effect.damage + sheet(s, s.foes[0]).physical
+    assert hp - after.party[0].hp == mitigated(raw, 11) == raw - 5, "through Gilbert's DEF 11"
     assert after.party[0].status("bleed") is not None
     assert after.foes[0].field == [] and {"6c", "Kh", "3d"} <= set(after.discard)
 
@@ -151,7 +152,8 @@ def test_the_kobold_attacks_when_its_field_stays_below_the_threshold_and_blows_m
     pierre = s.party[1]
     assert numbers(s) == [("c0", 1, 7), ("c1", 8, 13)]
     assert "Q♦ (12): it goes for Pierre" in texts(events)
-    assert sheet(s, pierre).hp - pierre.hp == mitigated(4 + 4, 7) == 5
+    raw = sheet(s, s.foes[0]).physical + 4
+    assert sheet(s, pierre).hp - pierre.hp == mitigated(raw, 7) == raw - 3
 
 
 # --- saves -----------------------------------------------------------------------------------------
@@ -453,8 +455,8 @@ def test_discard_on_an_enemys_turn_shields_the_target_before_the_blow_lands():
     assert pierre.shield == 6 + 8 and s.party[0].hand == [] and "8s" in s.discard
     hp = pierre.hp
     s = G.apply(s, "p1", "land").state
-    dealt = mitigated(4 + 9, 7)
-    assert s.party[1].hp == hp and s.party[1].shield == 14 - dealt
+    dealt = mitigated(sheet(s, s.foes[0]).physical + 9, 7)
+    assert s.party[1].shield == max(0, 14 - dealt) and hp - s.party[1].hp == max(0, dealt - 14)
 
 
 def test_sacrifice_on_another_characters_turn():
@@ -517,7 +519,7 @@ def test_a_hand_may_fire_its_abilities_or_be_declined_for_a_basic_attack():
     assert s.party[0].field == [] and s.spent == 19
     hp = s.foes[0].hp
     out = G.apply(s, "p0", "fire.how:now.e0")
-    assert hp - out.state.foes[0].hp == mitigated(10 + 8, 5)
+    assert hp - out.state.foes[0].hp == mitigated(10 + 8, sheet(s, s.foes[0]).defense)
     assert out.state.foes[0].status("burn") is not None
 
 
@@ -563,12 +565,12 @@ def test_a_held_arrow_and_a_sword_strike_together_for_three_fold_damage():
     s = G.apply(s, "p0", "deploy").state
     acts = {a.key: a.label for a in G.legal_actions(s, "p0")}
     assert acts["fire.how:sync.c1.e0"].startswith("Wildfire ×3: with Pierre's Thunder Arrow")
-    hp = s.foes[0].hp
+    hp, armor = s.foes[0].hp, sheet(s, s.foes[0]).defense
     out = G.apply(s, "p0", "fire.how:sync.c1.e0")
     after = out.state
     gilbert, pierre = sheet(after, after.party[0]), sheet(after, after.party[1])
     raw = ((10 + gilbert.physical) + (10 + pierre.physical)) * 3
-    assert hp - after.foes[0].hp == min(hp, mitigated(raw, 5))
+    assert hp - after.foes[0].hp == min(hp, mitigated(raw, armor))
     assert after.party[1].held is None
     assert "Wildfire" in texts(out.events)
 
@@ -581,7 +583,7 @@ def test_a_held_ability_nobody_released_fires_alone_at_its_holders_next_turn():
     _, events = begin(s, "c1")
     assert "Thunder Arrow (held)" in texts(events) or "Thunder Arrow" in texts(events)
     assert s.party[1].held is None
-    assert hp - s.foes[0].hp == mitigated(10 + sheet(s, s.party[1]).physical, 5)
+    assert hp - s.foes[0].hp == mitigated(10 + sheet(s, s.party[1]).physical, sheet(s, s.foes[0]).defense)
     assert s.foes[0].status("numb") is not None
 
 
@@ -635,3 +637,27 @@ def test_camp_loot_shards_only_between_battles_and_at_most_three():
     s = G.apply(s, "p1", "ready").state
     assert s.step == 1 and s.battle is not None, "the next battle (Fields carried over: no opening)"
     assert s.stash == []
+
+
+# --- seats and options ----------------------------------------------------------------------------------------
+def test_characters_are_dealt_round_the_seats_and_every_seat_gets_one():
+    s = G.setup(["a", "b", "c"], {"party": "7"}, 1)
+    assert [h.seat for h in s.party] == ["a", "b", "c", "a", "b", "c", "a"]
+    assert G.seat_label(s, "a") == "Gilbert, Wilma, Brann"
+    assert len(G.setup(["a"], {}, 1).party) == 4, "by default four characters"
+    assert len(G.setup([f"p{i}" for i in range(6)], {}, 1).party) == 6, "or one per seat"
+    with pytest.raises(IllegalAction, match="cannot give each"):
+        G.setup(["a", "b", "c"], {"party": "2"}, 1)
+    with pytest.raises(IllegalAction):
+        G.setup(["a"], {"party": "9"}, 1)
+    assert G.min_players == 1 and G.max_players == 8 and G.has_private_view and G.id == "by-gods-and-kings"
+
+
+def test_the_opening_deal_draws_five_and_each_character_puts_one_on_its_field():
+    s = G.setup(["a", "b"], {"party": "3"}, 2)
+    assert s.phase == "opening" and s.opening == ["c0", "c1", "c2"]
+    assert all(len(h.hand) == 5 and h.field == [] for h in s.party)
+    assert G.to_act(s) == ["a", "b"]
+    card = s.party[0].hand[0]
+    s = G.apply(s, "a", f"open:c0:{card}").state
+    assert s.party[0].field == [card] and len(s.party[0].hand) == 4

@@ -34,6 +34,8 @@ def _playout(party: int, seats: int, seed: int, options: dict[str, str] | None =
         assert G.load_state(G.dump_state(state)) == state
         if G.result(state) is not None:
             return state, history
+        G.view(state, None)
+        G.view(state, players[-1])
         required = G.to_act(state)
         assert required, "a running game must wait for someone"
         acting = G.acting(state)

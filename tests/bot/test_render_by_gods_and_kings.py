@@ -1,0 +1,37 @@
+"""By Gods and Kings' renderer: enemies with HP and Field totals against their thresholds, the
+party with hands and Fields, the turn order, and the numbers each character holds."""
+
+from __future__ import annotations
+
+from bot.render.base import RenderContext
+from bot.render.by_gods_and_kings import ByGodsAndKingsRenderer, hp_bar
+from bot.render.panel import to_text
+from rules.by_gods_and_kings import GAME
+from rules.core import Rng
+
+
+def test_the_table_shows_enemies_party_order_and_target_numbers():
+    s = GAME.setup(["a", "b"], {"party": "4"}, 3)
+    rng = Rng(seed=1)
+    renderer = ByGodsAndKingsRenderer(GAME)
+    seen_numbers = seen_order = False
+    for _ in range(200):
+        if GAME.result(s) is not None:
+            break
+        view = GAME.view(s, None)
+        text = to_text(renderer.table(view, RenderContext())[0])
+        assert "hand " in text and "Field " in text
+        if view.foes:
+            assert "fires at" in text  # each enemy's Field total against its thresholds
+        seen_numbers = seen_numbers or "enemy targets:" in text
+        seen_order = seen_order or "turn order" in text
+        p = rng.choice(GAME.to_act(s))
+        s = GAME.apply(s, p, GAME.auto_action(s, p, rng).key).state
+    assert seen_numbers and seen_order
+    mine = to_text(renderer.private(GAME.view(s, "a"), RenderContext()))
+    assert mine.startswith("== Your characters (2)")
+
+
+def test_hp_bar():
+    assert hp_bar(50, 100) == "█████░░░░░ 50/100"
+    assert hp_bar(0, 90) == "░" * 10 + " 0/90"
