@@ -127,14 +127,14 @@ class Effect(BaseModel):
         if self.stat:
             extra += f" + {'Physical' if self.stat == 'physical' else 'Magic'}"
         if self.add_card:
-            extra += " + the cards spent"
+            extra += " + the spent cards' value"
         parts = []
         if self.damage:
-            parts.append(f"{self.damage}{extra} damage{' (ignores DEF)' if self.pierce else ''}")
+            parts.append(f"deals {self.damage}{extra}{' (ignores DEF)' if self.pierce else ''}")
         if self.heal:
             parts.append(f"heals {self.heal}{extra}")
         if self.shield:
-            parts.append(f"a shield of {self.shield}{extra}")
+            parts.append(f"shields {self.shield}{extra}")
         if self.revive:
             parts.append(f"revives with {self.revive} HP")
         if self.cleanse:

@@ -7,7 +7,8 @@ from pydantic import BaseModel
 from rules.by_gods_and_kings import cards
 from rules.by_gods_and_kings.abilities import ability, hand_abilities
 from rules.by_gods_and_kings.camp import camp_actions, camp_move, make_save, save_actions
-from rules.by_gods_and_kings.content import CATALOGUES, Catalogue, CharacterDef, cached_catalogue
+from rules.by_gods_and_kings.catalogue import CATALOGUES, cached_catalogue
+from rules.by_gods_and_kings.content import Catalogue, CharacterDef
 from rules.by_gods_and_kings.enemy import land
 from rules.by_gods_and_kings.flow import (
     battle_over,
@@ -193,8 +194,8 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
         out = []
         for foe, bonus, raw in choices:
             key = f"atk:{foe}:{bonus}" if two else f"atk:{foe}"
-            out.append(Action(key=key, label=f"Hit {s.unit(foe).name} for {raw} ({played} + {STAT_NAMES[bonus]})",
-                              group="Basic attack"))
+            out.append(Action(key=key, group="Basic attack",
+                              label=f"Hit {s.unit(foe).name} with {played} + {STAT_NAMES[bonus]} ({raw} before DEF)"))
         assert s.actor is not None
         refs = hand_abilities(s, s.hero(s.actor))
         if refs:

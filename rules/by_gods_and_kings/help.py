@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from rules.by_gods_and_kings.content import RANK_NAMES, Catalogue, cached_catalogue
+from rules.by_gods_and_kings.catalogue import cached_catalogue
+from rules.by_gods_and_kings.content import RANK_NAMES, Catalogue
 from rules.by_gods_and_kings.effects_model import STATUS_KINDS, STATUS_TEXT
 from rules.by_gods_and_kings.gear import WEAPON_RULES
+from rules.by_gods_and_kings.stats import SMALL_PARTY_HP
 from rules.core import RulesPage
 
 
@@ -77,6 +79,7 @@ def _hands() -> RulesPage:
 
 def _enemies() -> RulesPage:
     ranks = ", ".join(RANK_NAMES.values())
+    shares = ", ".join(f"{v}%" for v in SMALL_PARTY_HP.values())
     return RulesPage(title="Enemies", body=(
         f"Enemies come as {ranks}: one ability, up to two, up to three, three or more. They have no "
         "hand, only a Field.\n\n"
@@ -92,7 +95,10 @@ def _enemies() -> RulesPage:
         "fires.\n\n"
         "**Announced blows**: when some character could react, the blow is announced first and waits "
         "for the target's player to let it land, so the party may use Discard and Sacrifice "
-        "abilities before it does."))
+        "abilities before it does (lobby option *Enemy blows*: they land at once).\n\n"
+        "**Party size**: enemies are written for a party of four. Against one, two or three "
+        f"characters every enemy has {shares} of its HP; larger parties meet more enemies, and "
+        "bosses with (2 × party + 1) / 9 of their HP."))
 
 
 def _damage() -> RulesPage:

@@ -13,8 +13,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from rules.by_gods_and_kings.catalogue import CATALOGUES
 from rules.by_gods_and_kings.content import (
-    CATALOGUES,
     BattleStep,
     Catalogue,
     ScenarioDef,
@@ -134,7 +134,7 @@ class BgkState(BaseModel):
     players: list[str]
     options: dict[str, str]
     content: str
-    """The version of the catalogue this game plays with (`content.CATALOGUES`)."""
+    """The version of the catalogue this game plays with (`catalogue.CATALOGUES`)."""
     rng: Rng
     scenario: str
     step: int = 0

@@ -13,12 +13,18 @@ from rules.by_gods_and_kings.state import BgkState, Foe, Hero, Npc, Unit
 BOSS_RANKS = ("boss", "mega_boss")
 
 
+SMALL_PARTY_HP = {1: 22, 2: 45, 3: 85}
+"""Percent of the written HP every enemy has against a party of one, two or three."""
+
+
 def scaled_hp(hp: int, rank: str, party: int) -> int:
-    """An enemy's HP for a party of this size. Content writes HP for a party of four. Smaller
-    parties meet enemies with HP × (2 × party + 1) / 9 (a third for one character); larger
-    parties meet more minions and mini bosses (a battle's `min_party`) and bosses with that
-    same share (17/9 for eight). Rounded up."""
-    if party >= 4 and rank not in BOSS_RANKS:
+    """An enemy's HP for a party of this size, rounded up. Content writes HP for a party of
+    four. Smaller parties meet every enemy with a share of it (SMALL_PARTY_HP). Larger parties
+    meet more minions and mini bosses (a battle's `min_party`) and bosses with HP ×
+    (2 × party + 1) / 9 (17/9 for eight)."""
+    if party < 4:
+        return -(-hp * SMALL_PARTY_HP[party] // 100)
+    if rank not in BOSS_RANKS:
         return hp
     return -(-hp * (2 * party + 1) // 9)
 

@@ -15,7 +15,8 @@ import pytest
 
 from rules.by_gods_and_kings import GAME as G
 from rules.by_gods_and_kings import cards, flow
-from rules.by_gods_and_kings.content import CATALOGUES, ScenarioDef
+from rules.by_gods_and_kings.catalogue import CATALOGUES
+from rules.by_gods_and_kings.content import ScenarioDef
 from rules.by_gods_and_kings.effects import lose, mitigated, set_status, taunt
 from rules.by_gods_and_kings.effects_model import StatusSpec
 from rules.by_gods_and_kings.enemy import numbers
@@ -512,7 +513,7 @@ def test_a_hand_may_fire_its_abilities_or_be_declined_for_a_basic_attack():
     begin(s, "c0")
     s = G.apply(s, "p0", "play.card:Kh").state
     acts = {a.key: a.label for a in G.legal_actions(s, "p0")}
-    assert acts["deploy"] == "Fire Flame Blade" and acts["atk:e0"].startswith("Hit Kobold Chieftain for 18")
+    assert acts["deploy"] == "Fire Flame Blade" and acts["atk:e0"] == "Hit Kobold Chieftain with K♥ + Physical (18 before DEF)"
     declined = G.apply(s, "p0", "atk:e0").state
     assert declined.party[0].field == ["2h", "7h", "Kh"]
     s = G.apply(s, "p0", "deploy").state
@@ -661,3 +662,17 @@ def test_the_opening_deal_draws_five_and_each_character_puts_one_on_its_field():
     card = s.party[0].hand[0]
     s = G.apply(s, "a", f"open:c0:{card}").state
     assert s.party[0].field == [card] and len(s.party[0].hand) == 4
+
+
+def test_enemy_hp_follows_the_party_size():
+    from rules.by_gods_and_kings.stats import SMALL_PARTY_HP, scaled_hp
+
+    kobold, chief = (G.setup(["p0"], {}, 0).cat.enemies[x].hp for x in ("kobold", "kobold-chieftain"))
+    for party in (1, 2, 3):
+        s = battle_state(["kobold", "kobold-chieftain"], party=party)
+        assert [f.hp for f in s.foes] == [-(-kobold * SMALL_PARTY_HP[party] // 100),
+                                          -(-chief * SMALL_PARTY_HP[party] // 100)]
+    for party in (4, 8):
+        s = battle_state(["kobold", "kobold-chieftain"], party=party)
+        assert [f.hp for f in s.foes] == [kobold, scaled_hp(chief, "boss", party)]
+    assert scaled_hp(380, "boss", 4) == 380 and scaled_hp(380, "boss", 8) == 718

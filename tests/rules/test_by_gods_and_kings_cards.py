@@ -7,7 +7,8 @@ import pytest
 
 from rules.by_gods_and_kings import GAME as G
 from rules.by_gods_and_kings import cards
-from rules.by_gods_and_kings.content import Stats, cached_catalogue
+from rules.by_gods_and_kings.catalogue import cached_catalogue
+from rules.by_gods_and_kings.content import Stats
 from rules.by_gods_and_kings.gear import (
     WEAPON_RULES,
     Loadout,

@@ -11,14 +11,8 @@ import yaml
 
 from rules.by_gods_and_kings import GAME as G
 from rules.by_gods_and_kings import ByGodsAndKings
-from rules.by_gods_and_kings.content import (
-    CATALOGUES,
-    RANK_ABILITIES,
-    BattleStep,
-    SaveStep,
-    clear_cache,
-    load_catalogue,
-)
+from rules.by_gods_and_kings.catalogue import CATALOGUES, clear_cache, load_catalogue
+from rules.by_gods_and_kings.content import RANK_ABILITIES, BattleStep, SaveStep
 from rules.core import ContentError
 from rules.core.content import SHIPPED, set_content_dir
 
