@@ -4,7 +4,10 @@ enemy's turn, the numbers 1-13 each character holds."""
 
 from __future__ import annotations
 
+from PIL import Image, ImageDraw
+
 from bot.render.base import GameRenderer, RenderContext
+from bot.render.drawing import centred, font, png
 from bot.render.panel import DESCRIPTION_MAX, FIELD_VALUE_MAX, Panel, clip
 from rules.by_gods_and_kings import cards
 from rules.by_gods_and_kings.view import BgkView, UnitView
@@ -60,7 +63,71 @@ def order_strip(view: BgkView) -> str:
                       for x in view.order)
 
 
+UNIT_W, UNIT_H, GAP, MARGIN, CARD_W, CARD_H = 150, 150, 10, 14, 30, 42
+SUIT_LETTER = {"h": "H", "d": "D", "c": "C", "s": "S"}
+"""Pillow's built-in font has no suit symbols: the picture spells the suit's letter."""
+
+
+def _draw_card_face(d: ImageDraw.ImageDraw, x: int, y: int, code: str) -> None:
+    name = cards.name(code)
+    rank, suit = name[:-1], cards.suit(code)
+    d.rounded_rectangle([x, y, x + CARD_W, y + CARD_H], radius=4, fill=(255, 255, 255),
+                        outline=(60, 60, 60), width=1)
+    colour = (190, 30, 30) if suit in ("h", "d") else (20, 20, 20)
+    centred(d, x + CARD_W / 2, y + 14, rank, font(13), colour)
+    centred(d, x + CARD_W / 2, y + 30, SUIT_LETTER.get(suit, suit), font(11), colour)
+
+
+def _draw_unit(d: ImageDraw.ImageDraw, x: int, y: int, unit: UnitView, acting: bool) -> None:
+    fallen = unit.hp <= 0
+    bg = (235, 235, 235) if fallen else ((252, 232, 228) if unit.kind == "enemy" else (228, 240, 250))
+    d.rounded_rectangle([x, y, x + UNIT_W, y + UNIT_H], radius=8, fill=bg,
+                        outline=(230, 170, 0) if acting else (90, 90, 90), width=4 if acting else 2)
+    centred(d, x + UNIT_W / 2, y + 14, unit.name[:20], font(13), (20, 20, 20))
+    # the HP bar
+    left, right, top = x + 10, x + UNIT_W - 10, y + 28
+    d.rectangle([left, top, right, top + 10], fill=(200, 200, 200))
+    share = 0 if unit.max_hp <= 0 else max(unit.hp, 0) / unit.max_hp
+    colour = (60, 170, 80) if share > 0.5 else (230, 160, 0) if share > 0.25 else (200, 40, 40)
+    if share > 0:
+        d.rectangle([left, top, left + (right - left) * share, top + 10], fill=colour)
+    centred(d, x + UNIT_W / 2, top + 20, f"{max(unit.hp, 0)}/{unit.max_hp} HP", font(11), (40, 40, 40))
+    if unit.statuses:
+        marks = " ".join(f"{x.kind[:4]}{x.turns}" for x in unit.statuses[:4])
+        centred(d, x + UNIT_W / 2, top + 34, marks, font(10), (120, 40, 120))
+    # the Field as card faces, and its total (against the thresholds for an enemy)
+    for i, code in enumerate(unit.field[:3]):
+        _draw_card_face(d, x + 10 + i * (CARD_W + 6), y + UNIT_H - CARD_H - 22, code)
+    total = f"Field {unit.field_total}"
+    if unit.kind == "enemy" and unit.abilities:
+        total += " / " + ", ".join(a.split(":")[0] for a in unit.abilities)
+    centred(d, x + UNIT_W / 2, y + UNIT_H - 11, total, font(11), (40, 40, 40))
+    if unit.numbers:
+        lo, hi = unit.numbers
+        d.text((x + UNIT_W - 44, y + UNIT_H - CARD_H - 18), f"{lo}-{hi}" if lo != hi else str(lo),
+               font=font(11), fill=(30, 90, 160))
+
+
+def draw_battlefield(view: BgkView) -> bytes:
+    """The enemies above, the party (and NPCs) below: HP bars, statuses, Fields as card faces."""
+    top_row = view.foes
+    bottom_row = [*view.party, *view.npcs]
+    columns = max(len(top_row), len(bottom_row), 1)
+    width = 2 * MARGIN + columns * UNIT_W + (columns - 1) * GAP
+    height = 2 * MARGIN + (2 * UNIT_H + GAP if top_row else UNIT_H)
+    image = Image.new("RGB", (width, height), (244, 241, 234))
+    d = ImageDraw.Draw(image)
+    rows = [top_row, bottom_row] if top_row else [bottom_row]
+    for r, row in enumerate(rows):
+        for i, unit in enumerate(row):
+            _draw_unit(d, MARGIN + i * (UNIT_W + GAP), MARGIN + r * (UNIT_H + GAP), unit,
+                       unit.id == view.actor)
+    return png(image)
+
+
 class ByGodsAndKingsRenderer(GameRenderer[BgkView]):
+    draws_pictures = True
+
     def table(self, view: BgkView, ctx: RenderContext) -> list[Panel]:
         head = (f"{view.scenario} · {view.step_name} ({view.step}/{view.steps})"
                 f" · attempt {view.attempt}/{view.attempts}")
@@ -82,6 +149,9 @@ class ByGodsAndKingsRenderer(GameRenderer[BgkView]):
         if view.stash:
             panel.add("Loot to share", clip(", ".join(view.stash), FIELD_VALUE_MAX))
         panel.footer = f"draw pile {view.deck_count} · discard {view.discard_count}"
+        if view.foes or view.party:
+            panel.image_png = draw_battlefield(view)
+            panel.image_name = "battlefield.png"
         return [panel]
 
     def private(self, view: BgkView, ctx: RenderContext) -> Panel:

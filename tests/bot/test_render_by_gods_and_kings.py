@@ -35,3 +35,19 @@ def test_the_table_shows_enemies_party_order_and_target_numbers():
 def test_hp_bar():
     assert hp_bar(50, 100) == "█████░░░░░ 50/100"
     assert hp_bar(0, 90) == "░" * 10 + " 0/90"
+
+
+def test_the_battlefield_picture_has_a_card_for_each_unit():
+    import io
+
+    from PIL import Image
+
+    from bot.render.by_gods_and_kings import MARGIN, UNIT_W
+
+    s = GAME.setup(["a"], {"party": "4"}, 3)
+    view = GAME.view(s, None)
+    panel = ByGodsAndKingsRenderer(GAME).table(view, RenderContext())[0]
+    image = Image.open(io.BytesIO(panel.image_png))
+    columns = max(len(view.foes), len(view.party) + len(view.npcs))
+    assert image.format == "PNG" and image.width >= 2 * MARGIN + columns * UNIT_W
+    assert panel.image_name == "battlefield.png" and ByGodsAndKingsRenderer.draws_pictures
