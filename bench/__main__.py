@@ -5,6 +5,10 @@
    median and 99th percentile, one session at a time.
 2. The same with 200 sessions acting concurrently.
 3. Random playouts per second for each registered game (rules only).
+4. Simulation time: automatic games of each game at each player count, timed on a sample
+   (`--sim-games`, seeds 0 ...) and extrapolated to 10,000 games in one process.
+5. State size: the largest saved state (JSON bytes) along automatic games of each game at its
+   largest player count (and Gods of Magic with strict storytelling).
 
 Discord is the offline harness of the tests (no network); the database is a real
 SQLite file in a temporary folder.
@@ -55,6 +59,63 @@ def random_playouts(seconds: float) -> dict[str, float]:
             done += 1
             seed += 1
         out[gid] = done / (time.perf_counter() - start)
+    return out
+
+
+def player_counts(game) -> list[int]:
+    out = []
+    for n in range(game.min_players, game.max_players + 1):
+        try:
+            game.check_players(n)
+        except rules.IllegalAction:
+            continue
+        out.append(n)
+    return out
+
+
+def simulation_times(games: int) -> list[tuple[str, int, float]]:
+    """(game, players, seconds per automatic game) on `games` seeded games (`rules.simulate`)."""
+    from rules.simulate import play_one
+
+    out = []
+    for gid, game in sorted(rules.GAMES.items()):
+        if gid.startswith("test-"):
+            continue
+        for n in player_counts(game):
+            names = [f"seat{i + 1}" for i in range(n)]
+            start = time.perf_counter()
+            for seed in range(games):
+                play_one(game, names, {}, seed)
+            out.append((gid, n, (time.perf_counter() - start) / games))
+    return out
+
+
+SIZE_CASES: list[tuple[str, dict[str, str]]] = [("gods-of-magic", {"storytelling": "strict"})]
+"""Extra (game, options) whose largest state is measured besides each game's defaults."""
+
+
+def state_sizes(games: int) -> list[tuple[str, int, dict[str, str], int]]:
+    """(game, players, options, largest state in JSON bytes) along `games` automatic games at the
+    game's largest player count."""
+    cases = [(gid, {}) for gid in sorted(rules.GAMES) if not gid.startswith("test-")]
+    cases += [(gid, o) for gid, o in SIZE_CASES if gid in rules.GAMES]
+    out = []
+    for gid, options in cases:
+        game = rules.get_game(gid)
+        n = player_counts(game)[-1]
+        names = [f"seat{i + 1}" for i in range(n)]
+        largest = 0
+        for seed in range(games):
+            state = game.setup(names, options, seed)
+            chooser = Rng(seed=seed).fork("simulate")
+            for _ in range(game.max_steps):
+                largest = max(largest, len(game.dump_state(state).encode()))
+                if game.result(state) is not None:
+                    break
+                player = game.to_act(state)[0]
+                action = game.auto_action(state, player, chooser)
+                state = game.apply(state, player, action.key, "a story" if action.text_prompt else None).state
+        out.append((gid, n, options, largest))
     return out
 
 
@@ -182,6 +243,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sessions", type=int, default=200)
     parser.add_argument("--playout-seconds", type=float, default=3.0)
     parser.add_argument("--commits", type=int, default=300)
+    parser.add_argument("--sim-games", type=int, default=20,
+                        help="automatic games timed per game and player count (extrapolated to 10,000)")
+    parser.add_argument("--size-games", type=int, default=2,
+                        help="automatic games searched for the largest state per game")
     args = parser.parse_args(argv)
     if BENCH_GAME not in rules.GAMES:
         print(f"{BENCH_GAME} is not installed", file=sys.stderr)
@@ -199,6 +264,16 @@ def main(argv: list[str] | None = None) -> int:
               f"median {statistics.median(concurrent) * ms:.2f} ms, p99 {pct(concurrent, 0.99) * ms:.2f} ms")
     for gid, rate in random_playouts(args.playout_seconds).items():
         print(f"random playouts, {gid}: {rate:.1f} games/s")
+    print(f"simulation (automatic players, {args.sim_games} games timed per row, extrapolated to 10,000 "
+          "in one process; budget 5 min):")
+    for gid, n, seconds in simulation_times(args.sim_games):
+        minutes = seconds * 10_000 / 60
+        print(f"  {gid:<18} {n} player(s): {seconds * ms:7.1f} ms/game, 10,000 games ~{minutes:5.1f} min "
+              f"({minutes / 5:.2f}x the budget)")
+    print(f"largest state (JSON, {args.size_games} automatic games at the largest player count; budget 4,096 bytes):")
+    for gid, n, options, size in state_sizes(args.size_games):
+        label = gid + (" " + ",".join(f"{k}={v}" for k, v in options.items()) if options else "")
+        print(f"  {label:<36} {n} player(s): {size:6,} bytes ({size / 4096:.2f}x the budget)")
     return 0
 
 

@@ -1,6 +1,6 @@
 """One simulator for every game: automatic players against each other.
 
-    python -m rules.simulate GAME --games N [--players P] [--option k=v ...] [--seed S]
+    python -m rules.simulate GAME --games N [--players P] [--option k=v ...] [--seed S] [--jobs J]
 
 Prints win rates by seat and by every result tag (faction, character, quest ...),
 game lengths in actions, and time per game. The balance figures in
@@ -36,17 +36,16 @@ def play_one(game: Game[StateT, Any], players: list[str], options: dict[str, str
     return result, steps, state
 
 
-def simulate(game_id: str, games: int, players: int, options: dict[str, str],
-             seed: int = 0) -> dict[str, Any]:
+def _tally(game_id: str, names: list[str], options: dict[str, str],
+           seeds: range) -> tuple[Counter[str], dict[str, Counter[str]], dict[str, Counter[str]], list[int]]:
+    """Play the games of these seeds: wins by seat, games and wins by tag value, lengths."""
     game = rules.get_game(game_id)
-    names = [f"seat{i + 1}" for i in range(players)]
     wins: Counter[str] = Counter()
     tag_games: dict[str, Counter[str]] = defaultdict(Counter)
     tag_wins: dict[str, Counter[str]] = defaultdict(Counter)
     lengths: list[int] = []
-    started = time.perf_counter()
-    for i in range(games):
-        result, steps, _ = play_one(game, names, options, seed + i)
+    for seed in seeds:
+        result, steps, _ = play_one(game, names, options, seed)
         lengths.append(steps)
         for w in result.winners:
             wins[w] += 1
@@ -61,9 +60,45 @@ def simulate(game_id: str, games: int, players: int, options: dict[str, str],
                 tag_games[key][value] += 1
                 if result.winners:
                     tag_wins[key][value] += 1
+    return wins, dict(tag_games), dict(tag_wins), lengths
+
+
+def _tally_job(job: tuple[str, list[str], dict[str, str], range]) -> tuple:
+    return _tally(*job)
+
+
+def simulate(game_id: str, games: int, players: int, options: dict[str, str],
+             seed: int = 0, jobs: int = 1) -> dict[str, Any]:
+    """Play `games` games (seeds `seed` ...) and report the figures. With `jobs` > 1 the seeds
+    are split into contiguous runs played by that many processes, and the tallies are merged in
+    seed order: the figures are the same whatever `jobs` (only the time differs)."""
+    rules.get_game(game_id)  # an unknown game fails here, not in a worker
+    names = [f"seat{i + 1}" for i in range(players)]
+    jobs = max(1, min(jobs, games))
+    bounds = [seed + games * i // jobs for i in range(jobs + 1)]
+    chunks = [(game_id, names, options, range(a, b)) for a, b in zip(bounds, bounds[1:], strict=False)]
+    started = time.perf_counter()
+    if jobs == 1:
+        parts = [_tally(*chunks[0])]
+    else:
+        import multiprocessing
+
+        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+            parts = pool.map(_tally_job, chunks)
     elapsed = time.perf_counter() - started
+    wins: Counter[str] = Counter()
+    tag_games: dict[str, Counter[str]] = defaultdict(Counter)
+    tag_wins: dict[str, Counter[str]] = defaultdict(Counter)
+    lengths: list[int] = []
+    for part_wins, part_games, part_tag_wins, part_lengths in parts:
+        wins.update(part_wins)
+        for tag, counts in part_games.items():
+            tag_games[tag].update(counts)
+        for tag, counts in part_tag_wins.items():
+            tag_wins[tag].update(counts)
+        lengths += part_lengths
     return {
-        "game": game_id, "games": games, "players": players, "options": options,
+        "game": game_id, "games": games, "players": players, "options": options, "jobs": jobs,
         "wins_by_seat": {n: wins[n] / games for n in names},
         "by_tag": {
             tag: {v: (tag_wins[tag][v] / n, n) for v, n in sorted(counts.items())}
@@ -83,12 +118,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="processes to play in (the figures do not depend on it)")
     args = parser.parse_args(argv)
     game = rules.get_game(args.game)
     players = args.players or max(game.min_players, min(2, game.max_players))
     options = dict(o.split("=", 1) for o in args.option)
     game.resolve_options(options)
-    report = simulate(args.game, args.games, players, options, args.seed)
+    report = simulate(args.game, args.games, players, options, args.seed, args.jobs)
     print(f"{game.name}: {args.games} games, {players} player(s), options {options or 'default'}")
     for seat, rate in report["wins_by_seat"].items():
         print(f"  {seat}: won {rate:.1%}")
@@ -97,7 +134,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {tag}={value}: won {rate:.1%} of {n}")
     print(f"  length: mean {report['length_mean']:.1f}, median {report['length_median']}, "
           f"max {report['length_max']} actions")
-    print(f"  time: {report['seconds_per_game'] * 1000:.2f} ms per game")
+    print(f"  time: {report['seconds_per_game'] * 1000:.2f} ms per game"
+          + (f" ({report['jobs']} processes)" if report["jobs"] > 1 else ""))
     return 0
 
 

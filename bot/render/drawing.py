@@ -39,3 +39,12 @@ def png(image: Image.Image) -> bytes:
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
     return out.getvalue()
+
+
+def palette_png(image: Image.Image, colours: int = 64) -> bytes:
+    """The picture reduced to a palette of `colours` (a fast octree) as PNG bytes: for drawings
+    of a few flat colours (a board), about half the size of `png` and many times faster to make
+    (no `optimize` pass), and still sharp."""
+    out = io.BytesIO()
+    image.quantize(colours, method=Image.Quantize.FASTOCTREE).save(out, format="PNG", compress_level=6)
+    return out.getvalue()

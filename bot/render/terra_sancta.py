@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import io
+import threading
+from collections import OrderedDict
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from bot.render.base import GameRenderer, RenderContext
-from bot.render.drawing import centred, font, ink, rgb
+from bot.render.drawing import centred, font, ink, palette_png, rgb
 from bot.render.panel import Panel
 from rules.core import Event, who
 from rules.terra_sancta.board import (
@@ -47,8 +48,42 @@ def _xy(name: str) -> tuple[int, int]:
     return MARGIN + f * CELL, MARGIN + (SIZE - 1 - r) * CELL
 
 
+Position = tuple
+"""Everything the board picture shows (see `position`): equal positions draw the same picture."""
+
+BOARD_CACHE = 64
+"""Board pictures kept, most recently used first: every table's current position, and then some."""
+_boards: OrderedDict[Position, bytes] = OrderedDict()
+_boards_lock = threading.Lock()
+
+
+def position(view: TSView) -> Position:
+    """What the board picture depends on: the pieces, their colours and the highlights."""
+    return (tuple((p.square, p.owner, p.kind, p.hp, p.max_hp) for p in view.pieces),
+            tuple(sorted(view.faction_colours.items())), tuple(view.last_move or ()),
+            tuple(view.last_attack or ()), view.selected, tuple(view.landing))
+
+
 def draw_board(view: TSView) -> bytes:
-    """The board as PNG bytes: squares, Terra Sancta, crowns, pieces, wounds, last move and attack."""
+    """The board as PNG bytes, drawn and encoded once per position (kept in a small cache shared
+    by every table: the renderers run in worker threads, hence the lock)."""
+    key = position(view)
+    with _boards_lock:
+        found = _boards.get(key)
+        if found is not None:
+            _boards.move_to_end(key)
+            return found
+    data = palette_png(paint_board(view))
+    with _boards_lock:
+        _boards[key] = data
+        while len(_boards) > BOARD_CACHE:
+            _boards.popitem(last=False)
+    return data
+
+
+@lru_cache(maxsize=1)
+def _background() -> Image.Image:
+    """The empty board (squares, Terra Sancta, crowns, coordinates), drawn once."""
     img = Image.new("RGB", (BOARD_PX, BOARD_PX), (58, 46, 36))
     d = ImageDraw.Draw(img)
     coord = font(13)
@@ -71,6 +106,14 @@ def draw_board(view: TSView) -> bytes:
         for cx, cy, text in ((file_x, MARGIN / 2, FILES[i]), (file_x, BOARD_PX - MARGIN / 2, FILES[i]),
                              (MARGIN / 2, rank_y, str(i + 1)), (BOARD_PX - MARGIN / 2, rank_y, str(i + 1))):
             centred(d, cx, cy, text, coord, (240, 230, 210))
+    return img
+
+
+def paint_board(view: TSView) -> Image.Image:
+    """The board picture: the empty board, then the last move and attack, the piece chosen, the
+    landing squares, the pieces and their wounds."""
+    img = _background().copy()
+    d = ImageDraw.Draw(img)
 
     def outline(name: str, colour: tuple[int, int, int], width: int = 3) -> None:
         x, y = _xy(name)
@@ -116,9 +159,7 @@ def draw_board(view: TSView) -> bytes:
             tx, ty = x + CELL - 3 - (box[2] - box[0]), y + 1
             d.rectangle([tx - 2, ty, x + CELL - 2, ty + box[3] + 1], fill=(255, 255, 255))
             d.text((tx, ty), label, font=hp_font, fill=(180, 0, 0))
-    out = io.BytesIO()
-    img.save(out, format="PNG", optimize=True)
-    return out.getvalue()
+    return img
 
 
 def text_board(view: TSView) -> str:

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -42,8 +44,11 @@ class Building(BaseModel):
     """The arguments chosen so far, in the plan's order."""
 
 
-class Option(BaseModel):
-    """One choice offered for the next argument."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Option:
+    """One choice offered for the next argument. A plain frozen dataclass, not a model: games
+    build hundreds of them per move in a simulation, and the Action made from each one is
+    validated anyway."""
 
     value: str
     """At most 40 characters of [A-Za-z0-9_.-]: it becomes part of the action key."""
@@ -54,6 +59,13 @@ class Option(BaseModel):
     cost: int | None = None
     """What choosing it costs (seals ...); shown in the description, checked by the game."""
     style: ButtonStyle = "secondary"
+    group: str | None = None
+    """The select menu it is offered in; None: the plan's prompt for the argument when there
+    are several options, a button of its own when it is alone."""
+
+    def model_copy(self, *, update: dict[str, Any] | None = None) -> Option:
+        """A copy with some fields changed, as a pydantic model would make it."""
+        return replace(self, **(update or {}))
 
 
 class Step(BaseModel):
@@ -133,11 +145,15 @@ class StepPlan:
         if nxt is not None:
             offered = list(options(nxt, chosen))
             group = self.prompts.get(nxt) if len(offered) > 1 else None
+            prefix = f"{self.verb}.{nxt}:"
+            checked = self._checked
             for o in offered:
-                cost = f"costs {o.cost}" if o.cost else None
-                description = "; ".join(x for x in (o.description, cost) if x) or None
-                acts.append(Action(key=self.step_key(nxt, o.value), label=o.label, group=group,
-                                   description=description, private=o.private, style=o.style))
+                description = o.description
+                if o.cost:
+                    description = f"{description}; costs {o.cost}" if description else f"costs {o.cost}"
+                acts.append(Action(key=prefix + checked(o.value), label=o.label,
+                                   group=o.group if o.group is not None else group,
+                                   description=description or None, private=o.private, style=o.style))
         elif self.confirm:
             acts.append(Action(key=self.confirm_key, label=self.confirm_label, style="success"))
         if chosen:

@@ -56,6 +56,15 @@ STORY_PROMPT = "Tell the realm's story in a line"
 OBJECTION_SECONDS = 60
 
 
+def _shape(s: GomState) -> tuple:
+    """A cheap summary of a state that changes with every move (a guard for `find_action`)."""
+    o = s.objection
+    return (s.phase, s.step, s.current, s.turn, s.building, s.plays_left, s.recombine_moves,
+            s.rng.counter, len(s.deck), len(s.discard), len(s.forbidden), s.owner_draw,
+            None if o is None else (len(o.objections), len(o.stands)),
+            tuple(len(h) for h in s.hands.values()), tuple(len(d) for d in s.domains.values()))
+
+
 class GodsOfMagic(Game[GomState, GomView]):
     id = "gods-of-magic"
     name = "Gods of Magic"
@@ -77,6 +86,8 @@ class GodsOfMagic(Game[GomState, GomView]):
 
     def __init__(self) -> None:
         load_deck()  # validate the content at start-up
+        self._offered: tuple[GomState, str, tuple, list[Action]] | None = None
+        """(state, player, its shape, the actions) of the last `auto_action`."""
 
     # --- setup -------------------------------------------------------------------
     def setup(self, players: list[str], options: dict[str, str], seed: int) -> GomState:
@@ -387,9 +398,26 @@ class GodsOfMagic(Game[GomState, GomView]):
                       summary=_summary(s), tags={"end": s.end_reason, "target": str(target(s))})
 
     def auto_action(self, state: GomState, player: str, rng: Rng) -> Action:
+        """The automatic player's choice. The actions it chose among are kept for the `apply`
+        of that choice on the same state (see `find_action`), so they are generated once."""
         from rules.gods_of_magic.policy import choose
 
-        return choose(self, state, player, rng)
+        legal = self.legal_actions(state, player)
+        self._offered = (state, player, _shape(state), legal)
+        return choose(self, state, player, rng, legal)
+
+    def find_action(self, state: GomState, player: str, action: str | Action) -> Action:
+        """The legal action with this key. Right after `auto_action` on this very state (the
+        same object, its shape unchanged), the actions it chose among are looked up instead of
+        generated again: a simulation applies every automatic choice at once."""
+        offered, self._offered = self._offered, None
+        if offered is not None and offered[0] is state and offered[1] == player \
+                and offered[2] == _shape(state):
+            key = action.key if isinstance(action, Action) else action
+            for candidate in offered[3]:
+                if candidate.key == key:
+                    return candidate
+        return super().find_action(state, player, action)
 
     def rules_pages(self) -> list[RulesPage]:
         from rules.gods_of_magic.help import rules_pages

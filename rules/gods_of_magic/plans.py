@@ -17,6 +17,7 @@ being rearranged may also go back to the `hand`. The move under way is `GomState
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from rules.core import Action, IllegalAction
 from rules.core.game import ButtonStyle
@@ -41,7 +42,7 @@ Choice = tuple[Option, str | None]
 def choice(value: str, label: str, group: str | None = None, private: bool = False,
            style: ButtonStyle = "secondary") -> Choice:
     """An option offered in the select menu `group` (None: a button of its own)."""
-    return Option(value=value, label=label, private=private, style=style), group
+    return Option(value=value, label=label, private=private, style=style, group=group), group
 
 
 def step_prefix(plan: StepPlan, arg: str) -> str:
@@ -59,18 +60,9 @@ def offer(plan: StepPlan, building: Building | None,
           choices: Callable[[str, dict[str, str]], Sequence[Choice]]) -> list[Action]:
     """The actions of the plan's next step (Back once something is chosen), each option in its
     own select menu as the game always offered it (a hand card in a menu even when alone)."""
-    groups: dict[str, str] = {}
-
-    def options(arg: str, chosen: dict[str, str]) -> list[Option]:
-        out = []
-        for option, group in choices(arg, chosen):
-            if group is not None:
-                groups[plan.step_key(arg, option.value)] = group
-            out.append(option)
-        return out
-
-    return [a.model_copy(update={"group": groups[a.key]}) if a.key in groups else a
-            for a in plan.actions(building, options)]
+    return plan.actions(building, lambda arg, chosen: [
+        option if option.group == group else replace(option, group=group)
+        for option, group in choices(arg, chosen)])
 
 
 def take(s: GomState, plan: StepPlan, key: str) -> dict[str, str] | None:

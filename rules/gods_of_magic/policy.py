@@ -115,8 +115,11 @@ def _best_play(s: GomState, player: str, cards: list[str]) -> tuple[str | None, 
     return best, best_v
 
 
-def choose(game: GodsOfMagic, s: GomState, player: str, rng: Rng) -> Action:
-    legal = game.legal_actions(s, player)
+def choose(game: GodsOfMagic, s: GomState, player: str, rng: Rng,
+           legal: list[Action] | None = None) -> Action:
+    """The automatic player's action among `legal` (default: the legal actions)."""
+    if legal is None:
+        legal = game.legal_actions(s, player)
     by_key = {a.key: a for a in legal}
     pick = _choose(s, player, legal, by_key)
     return pick if pick is not None else legal[0]

@@ -8,12 +8,28 @@ from rules.core.game import OptionChoice, OptionSpec
 from rules.core.state import independent_copy
 from rules.core.steps import Option
 from rules.terra_sancta import factions as ab
-from rules.terra_sancta.board import SIDE_NAMES, parse_square, square_name, start_layout
+from rules.terra_sancta.board import (
+    SIDE_NAMES,
+    SquareError,
+    parse_square,
+    square_name,
+    start_layout,
+)
 from rules.terra_sancta.combat import describe, hurt, roll
 from rules.terra_sancta.content import FACTIONS, Factions, FactionSheet, factions_of, load_factions
-from rules.terra_sancta.movegen import Move, landing_squares, piece_moves
+from rules.terra_sancta.movegen import Move, can_act, landing_squares, piece_moves
 from rules.terra_sancta.pieces import KIND_NAMES, Piece, attack_die, max_health
-from rules.terra_sancta.plans import ABILITY_PLANS, LAND, MOVE, PASS, SKIP, act_value, offer
+from rules.terra_sancta.plans import (
+    ABILITY_PLANS,
+    LAND,
+    MOVE,
+    PASS,
+    SKIP,
+    act_key,
+    act_value,
+    offer,
+    piece_key,
+)
 from rules.terra_sancta.state import Mark, PieceView, TSState, TSView
 
 QUIET_LIMIT = 60
@@ -31,6 +47,14 @@ def move_label(m: Move) -> str:
     if m.kind == "shot":
         return f"Shoot {to} from {frm}"
     return f"Attack {to} from {frm}" + (f" (via {square_name(m.via)})" if m.via is not None else "")
+
+
+_PIECE_MENU = MOVE.prompts["piece"]
+_ACT_MENU = MOVE.prompts["act"]
+_PIECE_PREFIX = f"{MOVE.verb}.piece:"
+_ACT_PREFIX = f"{MOVE.verb}.act:"
+_PASS_ACTION = Action(key=PASS, label="Pass (no piece can act)")
+_BACK_ACTION = Action(key=MOVE.back_key, label=MOVE.back_label, private=MOVE.private_back)
 
 
 class TerraSancta(Game):
@@ -207,8 +231,10 @@ class TerraSancta(Game):
         return [state.turn_player] if state.stage != "over" and state.turn_player else []
 
     def movable(self, s: TSState, player: str) -> list[int]:
+        """The squares of `player`'s pieces that can act (each generated only up to its first move)."""
         sheet = self.sheet(s, player)
-        return [q for q in sorted(s.board) if s.board[q].owner == player and piece_moves(s.board, q, sheet)]
+        board = s.board
+        return [q for q in sorted(board) if board[q].owner == player and can_act(board, q, sheet)]
 
     def legal_actions(self, state, player):
         s: TSState = state
@@ -237,18 +263,52 @@ class TerraSancta(Game):
         return []
 
     def _move_actions(self, s: TSState, player: str, sheet: FactionSheet) -> list[Action]:
-        """The move being built: a piece that can act (or Pass when none can), then its moves,
-        attacks and shots, and Back."""
+        """The move being built (plans.MOVE): a piece that can act (or Pass when none can), then
+        its moves, attacks and shots, and Back. Each action comes from `_piece_action` or
+        `_act_action`, which `find_action` and the automatic player also use for a single key."""
+        if s.building is None:
+            acts = [self._piece_action(s, q, sheet) for q in self.movable(s, player)]
+            return acts or [_PASS_ACTION]
+        if s.building.verb != MOVE.verb:
+            return [_PASS_ACTION]
+        frm = parse_square(s.building.args["piece"])
+        return [*(self._act_action(s, m, sheet) for m in piece_moves(s.board, frm, sheet)), _BACK_ACTION]
 
-        def options(arg: str, chosen: dict[str, str]) -> list[Option]:
-            if arg == "piece":
-                return [Option(value=square_name(q), label=f"{KIND_NAMES[s.board[q].kind]} {square_name(q)}",
-                               description=self._piece_text(s, q, sheet)) for q in self.movable(s, player)]
-            return [Option(value=act_value(m), label=move_label(m), description=self._move_text(s, m, sheet))
-                    for m in piece_moves(s.board, parse_square(chosen["piece"]), sheet)]
+    def _piece_action(self, s: TSState, q: int, sheet: FactionSheet) -> Action:
+        """Choosing the piece on `q` (the first step of a move), always in the pieces' menu."""
+        return Action(key=piece_key(q), label=f"{KIND_NAMES[s.board[q].kind]} {square_name(q)}",
+                      group=_PIECE_MENU, description=self._piece_text(s, q, sheet))
 
-        acts = offer(MOVE, s.building, options)
-        return acts or [Action(key=PASS, label="Pass (no piece can act)")]
+    def _act_action(self, s: TSState, m: Move, sheet: FactionSheet) -> Action:
+        """Choosing move `m` of the piece chosen (the second step), always in the moves' menu."""
+        return Action(key=act_key(m), label=move_label(m), group=_ACT_MENU,
+                      description=self._move_text(s, m, sheet))
+
+    def find_action(self, state, player, action):
+        """The legal action with this key. A move's step is looked up alone (one piece's moves,
+        not every piece's); any other key, or one not found so, goes through `legal_actions`."""
+        key = action.key if isinstance(action, Action) else action
+        s: TSState = state
+        if s.stage == "select" and player == s.turn_player:
+            if s.building is None and key.startswith(_PIECE_PREFIX):
+                try:
+                    q = parse_square(key[len(_PIECE_PREFIX):])
+                except SquareError:
+                    q = -1
+                piece = s.board.get(q)
+                sheet = self.sheet(s, player)
+                if piece is not None and piece.owner == player and can_act(s.board, q, sheet):
+                    return self._piece_action(s, q, sheet)
+            elif s.building is not None and s.building.verb == MOVE.verb:
+                if key == _BACK_ACTION.key:
+                    return _BACK_ACTION
+                if key.startswith(_ACT_PREFIX):
+                    sheet = self.sheet(s, player)
+                    frm = parse_square(s.building.args["piece"])
+                    for m in piece_moves(s.board, frm, sheet):
+                        if act_key(m) == key:
+                            return self._act_action(s, m, sheet)
+        return super().find_action(state, player, action)
 
     def _piece_text(self, s: TSState, sq: int, sheet: FactionSheet) -> str:
         p = s.board[sq]

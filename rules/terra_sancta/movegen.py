@@ -76,27 +76,56 @@ def _knight_paths(sq: int) -> list[tuple[int, list[tuple[int, tuple[int, int]]]]
 KNIGHT_PATHS = [_knight_paths(sq) for sq in SQUARES]
 
 
+def _steps(sq: int, dirs: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    return tuple(t for t in (offset(sq, df, dr) for df, dr in dirs) if t is not None)
+
+
+STEPS_ORTHOGONAL = [_steps(sq, ORTHOGONAL) for sq in SQUARES]
+STEPS_DIAGONAL = [_steps(sq, DIAGONAL) for sq in SQUARES]
+STEPS_ALL = [_steps(sq, ALL_DIRECTIONS) for sq in SQUARES]
+"""STEPS_*[square]: the squares one step away in those directions (in their order), on the board."""
+_SLIDES = {"R": ORTHOGONAL, "B": DIAGONAL, "Q": ALL_DIRECTIONS}
+
+
+class _Hooks(NamedTuple):
+    """What a faction sheet changes in the move generator, read once per sheet."""
+
+    pawn_steps: list[tuple[int, ...]]
+    reach: dict[str, int]
+    ranged: bool
+
+
+_HOOKS: dict[int, tuple[FactionSheet, _Hooks]] = {}
+
+
+def _hooks(sheet: FactionSheet) -> _Hooks:
+    found = _HOOKS.get(id(sheet))
+    if found is not None and found[0] is sheet:
+        return found[1]
+    hooks = _Hooks(STEPS_ALL if sheet.piece("P").diagonal_step else STEPS_ORTHOGONAL,
+                   {k: sheet.piece(k).range or 11 for k in _SLIDES},
+                   sheet.ability.kind == "ranged")
+    _HOOKS[id(sheet)] = (sheet, hooks)  # the sheet is kept alive with it, so its id stays its own
+    return hooks
+
+
 def piece_moves(board: dict[int, Piece], sq: int, sheet: FactionSheet) -> list[Move]:
     """Every move and attack of the piece on `sq` (whose faction sheet is `sheet`)."""
     piece = board[sq]
     kind = piece.kind
     owner = piece.owner
+    hooks = _hooks(sheet)
     out: list[Move] = []
     if kind == "P":
-        steps = ALL_DIRECTIONS if sheet.piece("P").diagonal_step else ORTHOGONAL
-        for df, dr in steps:
-            to = offset(sq, df, dr)
-            if to is not None and to not in board:
+        for to in hooks.pawn_steps[sq]:
+            if to not in board:
                 out.append(Move("move", sq, to))
-        for df, dr in DIAGONAL:
-            to = offset(sq, df, dr)
-            if to is not None and to in board and board[to].owner != owner:
+        for to in STEPS_DIAGONAL[sq]:
+            other = board.get(to)
+            if other is not None and other.owner != owner:
                 out.append(Move("attack", sq, to))
     elif kind == "K":
-        for df, dr in ALL_DIRECTIONS:
-            to = offset(sq, df, dr)
-            if to is None:
-                continue
+        for to in STEPS_ALL[sq]:
             other = board.get(to)
             if other is None:
                 out.append(Move("move", sq, to))
@@ -111,10 +140,9 @@ def piece_moves(board: dict[int, Piece], sq: int, sheet: FactionSheet) -> list[M
                 for turn, squares in paths:
                     out.append(Move("attack", sq, target, squares, turn))
     else:
-        dirs = ORTHOGONAL if kind == "R" else DIAGONAL if kind == "B" else ALL_DIRECTIONS
-        reach = sheet.piece(kind).range or 11
+        reach = hooks.reach[kind]
         rays = RAYS[sq]
-        for d in dirs:
+        for d in _SLIDES[kind]:
             crossed: list[int] = []
             for to in rays[d][:reach]:
                 other = board.get(to)
@@ -125,8 +153,85 @@ def piece_moves(board: dict[int, Piece], sq: int, sheet: FactionSheet) -> list[M
                 if other.owner != owner:
                     out.append(Move("attack", sq, to, tuple(crossed)))
                 break
-    if sheet.ability.kind == "ranged":
+    if hooks.ranged:
         out.extend(shots(board, sq, sheet))
+    return out
+
+
+def can_act(board: dict[int, Piece], sq: int, sheet: FactionSheet) -> bool:
+    """`bool(piece_moves(board, sq, sheet))`, stopping at the first move found."""
+    piece = board[sq]
+    kind = piece.kind
+    owner = piece.owner
+    hooks = _hooks(sheet)
+    if kind == "P":
+        for to in hooks.pawn_steps[sq]:
+            if to not in board:
+                return True
+        for to in STEPS_DIAGONAL[sq]:
+            other = board.get(to)
+            if other is not None and other.owner != owner:
+                return True
+    elif kind == "K":
+        for to in STEPS_ALL[sq]:
+            other = board.get(to)
+            if other is None or other.owner != owner:
+                return True
+    elif kind == "N":
+        for target, _ in KNIGHT_PATHS[sq]:
+            other = board.get(target)
+            if other is None or other.owner != owner:
+                return True
+    else:
+        rays = RAYS[sq]
+        for d in _SLIDES[kind]:
+            ray = rays[d]
+            if ray:  # the first square of the ray decides (every reach is at least 1)
+                other = board.get(ray[0])
+                if other is None or other.owner != owner:
+                    return True
+    return hooks.ranged and bool(shots(board, sq, sheet))
+
+
+def move_targets(board: dict[int, Piece], sq: int, sheet: FactionSheet) -> set[int]:
+    """`{m.to for m in piece_moves(board, sq, sheet)}` without building the moves (the threat map)."""
+    piece = board[sq]
+    kind = piece.kind
+    owner = piece.owner
+    hooks = _hooks(sheet)
+    out: set[int] = set()
+    if kind == "P":
+        for to in hooks.pawn_steps[sq]:
+            if to not in board:
+                out.add(to)
+        for to in STEPS_DIAGONAL[sq]:
+            other = board.get(to)
+            if other is not None and other.owner != owner:
+                out.add(to)
+    elif kind == "K":
+        for to in STEPS_ALL[sq]:
+            other = board.get(to)
+            if other is None or other.owner != owner:
+                out.add(to)
+    elif kind == "N":
+        for target, _ in KNIGHT_PATHS[sq]:
+            other = board.get(target)
+            if other is None or other.owner != owner:
+                out.add(target)
+    else:
+        reach = hooks.reach[kind]
+        rays = RAYS[sq]
+        for d in _SLIDES[kind]:
+            for to in rays[d][:reach]:
+                other = board.get(to)
+                if other is None:
+                    out.add(to)
+                    continue
+                if other.owner != owner:
+                    out.add(to)
+                break
+    if hooks.ranged:
+        out.update(m.to for m in shots(board, sq, sheet))
     return out
 
 

@@ -21,6 +21,8 @@ plain keys: they are single clicks, not moves built in steps.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rules.core import Action
 from rules.core.steps import Building, OptionSource, StepPlan
 from rules.terra_sancta.board import square_name
@@ -67,9 +69,7 @@ def offer(plan: StepPlan, building: Building | None, options: OptionSource,
     the game always offered them."""
     arg = plan.next_arg(building)
     menu = group if group is not None else plan.prompts.get(arg) if arg is not None else None
-    acts = plan.actions(building, options)
-    if menu is None or arg is None:
-        return acts
-    prefix = f"{plan.verb}.{arg}:"  # (the plan already put two or more options in its prompt's menu)
-    return [a.model_copy(update={"group": menu}) if a.group != menu and a.key.startswith(prefix) else a
-            for a in acts]
+    if menu is None:
+        return plan.actions(building, options)
+    return plan.actions(building, lambda a, chosen: [o if o.group == menu else replace(o, group=menu)
+                                                     for o in options(a, chosen)])

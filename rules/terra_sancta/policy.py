@@ -16,19 +16,30 @@ The plan is a pure function of the state, so it is cached between the two steps 
 
 from __future__ import annotations
 
+from functools import cache
+
 from rules.core import Action, Rng
 from rules.terra_sancta.board import (
     ALL_DIRECTIONS,
-    DIAGONAL,
     ORTHOGONAL,
+    SQUARES,
     chebyshev,
     offset,
     square_name,
 )
 from rules.terra_sancta.content import factions_of
 from rules.terra_sancta.factions import ability_targets, lightning_damage, shot_die
-from rules.terra_sancta.movegen import KNIGHT_PATHS, RAYS, Move, landing_squares, piece_moves
-from rules.terra_sancta.pieces import Piece, attack_die
+from rules.terra_sancta.movegen import (
+    KNIGHT_PATHS,
+    RAYS,
+    STEPS_DIAGONAL,
+    Move,
+    landing_squares,
+    move_targets,
+    piece_moves,
+    shots,
+)
+from rules.terra_sancta.pieces import KINDS, Piece, attack_die
 from rules.terra_sancta.plans import ABILITY_PLANS, LAND, MOVE, SKIP, act_key, piece_key
 from rules.terra_sancta.state import TSState
 
@@ -63,12 +74,18 @@ def leading_enemy(s: TSState, player: str) -> str | None:
     return max(enemies, key=lambda q: (strength.get(q, 0.0), q))
 
 
+@cache
 def _kill_chance(die: int, hp: int) -> float:
     return max(0, die - hp + 1) / die
 
 
+@cache
 def _expected_dealt(die: int, hp: int) -> float:
     return sum(min(r, hp) for r in range(1, die + 1)) / die
+
+
+_DISTANCE = [[chebyshev(a, b) for b in SQUARES] for a in SQUARES]
+"""_DISTANCE[a][b] = chebyshev(a, b), for the inner loop of `score_moves`."""
 
 
 def threat_map(s: TSState, player: str) -> tuple[dict[int, float], dict[int, set[int]]]:
@@ -83,11 +100,11 @@ def threat_map(s: TSState, player: str) -> tuple[dict[int, float], dict[int, set
             continue
         sheet = sheets[s.factions[p.owner]]
         if p.kind == "P":
-            targets = {t for t in (offset(sq, df, dr) for df, dr in DIAGONAL) if t is not None}
+            targets = set(STEPS_DIAGONAL[sq])
             if sheet.ability.kind == "ranged":
-                targets.update(m.to for m in piece_moves(board, sq, sheet) if m.kind == "shot")
+                targets.update(m.to for m in shots(board, sq, sheet))
         else:
-            targets = {m.to for m in piece_moves(board, sq, sheet)}
+            targets = move_targets(board, sq, sheet)
         dmg = (attack_die(p.kind) + 1) / 2
         for t in targets:
             threat[t] = threat.get(t, 0.0) + dmg
@@ -104,16 +121,11 @@ def _risk(piece: Piece, threat: float) -> float:
 def safest_landing(s: TSState, player: str, piece: Piece, options: list[int], threat: dict[int, float]) -> int:
     """Where a wounding attacker should land among `options`: the square it risks least on, then
     the least threatened, then the nearest to an enemy king (to keep the pressure on)."""
+    if len(options) == 1:
+        return options[0]
+    kings = [q for q, p in s.board.items() if p.kind == "K" and p.owner != player]
     return min(options, key=lambda q: (_risk(piece, threat.get(q, 0.0)), threat.get(q, 0.0),
-                                       _nearest_enemy_king(s, player, q), q))
-
-
-def _nearest_enemy_king(s: TSState, player: str, sq: int) -> int:
-    best = 99
-    for q, p in s.board.items():
-        if p.kind == "K" and p.owner != player:
-            best = min(best, chebyshev(q, sq))
-    return best
+                                       min((_DISTANCE[k][q] for k in kings), default=99), q))
 
 
 def king_aims(board: dict[int, Piece], king: int) -> dict[str, set[int]]:
@@ -153,10 +165,12 @@ def score_moves(s: TSState, player: str, only: int | None = None) -> list[tuple[
     drain = sheet.ability.drain_percent / 100 if sheet.ability.kind == "drain" else 0.0
     scored: list[tuple[float, Move]] = []
     squares = [only] if only is not None else [q for q in sorted(board) if board[q].owner == player]
+    reach_limits = {k: sheet.piece(k).range or 11 for k in KINDS}
+    tie_base = s.turn * 7 + s.rng.seed
     for sq in squares:
         piece = board[sq]
         here_risk = _risk(piece, threat.get(sq, 0.0))
-        dist_here = min((chebyshev(sq, k) for k in enemy_kings), default=0)
+        dist_here = min((_DISTANCE[sq][k] for k in enemy_kings), default=0)
         for m in piece_moves(board, sq, sheet):
             score = 0.0
             end = m.to
@@ -182,16 +196,17 @@ def score_moves(s: TSState, player: str, only: int | None = None) -> list[tuple[
                 score -= 0.3 if m.kind == "move" and not here_risk else 0.0
             score += (here_risk - _risk(mover, end_threat)) / boldness
             if piece.kind != "K" and enemy_kings:
-                dist_end = min(chebyshev(end, k) for k in enemy_kings)
+                distances = _DISTANCE[end]
+                dist_end = min(distances[k] for k in enemy_kings)
                 score += hunt * PULL * (dist_here - dist_end) * (0.5 if piece.kind == "P" else 1.0)
                 if m.kind == "move":
-                    reach_limit = sheet.piece(piece.kind).range or 11
+                    reach_limit = reach_limits[piece.kind]
                     for k, aim in zip(enemy_kings, aims, strict=True):
-                        if end in aim[piece.kind] and chebyshev(end, k) <= reach_limit:
+                        if end in aim[piece.kind] and distances[k] <= reach_limit:
                             score += KING_AIM * hunt
                             break
             # a deterministic tie-break that still varies between games and turns
-            score += ((m.frm * 131 + m.to * 17 + s.turn * 7 + s.rng.seed) % 97) * 1e-5
+            score += ((m.frm * 131 + m.to * 17 + tie_base) % 97) * 1e-5
             scored.append((score, m))
     scored.sort(key=lambda x: -x[0])
     return scored
@@ -223,11 +238,12 @@ def _ability_choice(s: TSState, player: str) -> int | None:
     attackers = reach.get(my_king, set()) if my_king is not None else set()
     leader = leading_enemy(s, player)
 
+    damages = [lightning_damage(sheet, v) for v in range(1, die + 1)]
+
     def worth(q: int) -> float:
         p = s.board[q]
         total = 0.0
-        for v in range(1, die + 1):
-            dmg = lightning_damage(sheet, v)
+        for dmg in damages:
             total += VALUE[p.kind] if dmg >= p.hp else dmg / p.max_hp * VALUE[p.kind] * 0.5
         return total / die * (1 + LEADER_LIGHTNING * (p.owner == leader)) + (3.0 if q in attackers else 0.0)
 
@@ -235,23 +251,24 @@ def _ability_choice(s: TSState, player: str) -> int | None:
 
 
 def choose(game, state: TSState, player: str, rng: Rng) -> Action:
-    """The automatic player's action for the current step."""
+    """The automatic player's action for the current step. A move's step is looked up alone
+    (`game.find_action`), not among every legal action."""
     s = state
-    legal = game.legal_actions(s, player)
-    by_key = {a.key: a for a in legal}
-    if s.stage == "faction":
-        return rng.choice(legal)
     if s.stage == "select" and s.building is not None:  # the piece is chosen: its act
         move = best_move(s, player)
         if move is None or move.frm != s.selected:
             scored = score_moves(s, player, only=s.selected)
             move = scored[0][1] if scored else None
-        return by_key[act_key(move)] if move is not None else by_key[MOVE.back_key]
+        return game.find_action(s, player, act_key(move) if move is not None else MOVE.back_key)
     if s.stage == "select":
         move = best_move(s, player)
         if move is None:
-            return legal[0]
-        return by_key[piece_key(move.frm)]
+            return game.legal_actions(s, player)[0]
+        return game.find_action(s, player, piece_key(move.frm))
+    legal = game.legal_actions(s, player)
+    by_key = {a.key: a for a in legal}
+    if s.stage == "faction":
+        return rng.choice(legal)
     if s.stage == "land":
         threat, _ = threat_map(s, player)
         assert s.attack_from is not None  # the land stage always follows a wounding attack

@@ -75,3 +75,28 @@ def test_private_panel_lists_own_pieces_and_faction_choice_has_no_image():
     s = GAME.setup(["a", "b"], {"seat_factions": "grove,bots"}, seed=1)
     panel = RENDERER(GAME).private(GAME.view(s, "a"), RenderContext())
     assert "Rook e1" in panel.fields[0].value and "Elder Oak" in panel.fields[0].value
+
+
+def test_a_position_is_drawn_and_encoded_once(monkeypatch):
+    from bot.render import terra_sancta as board
+
+    monkeypatch.setattr(board, "_boards", type(board._boards)())
+    painted, encoded = [], []
+    paint, encode = board.paint_board, board.palette_png
+    monkeypatch.setattr(board, "paint_board", lambda v: painted.append(1) or paint(v))
+    monkeypatch.setattr(board, "palette_png", lambda img: encoded.append(1) or encode(img))
+    s, _ = _midgame(2, 40)
+    first = draw_board(GAME.view(s, None))
+    again = draw_board(GAME.view(s, "p0"))  # another view of the same position
+    assert again == first and (len(painted), len(encoded)) == (1, 1)
+    p = GAME.to_act(s)[0]
+    moved = GAME.apply(s, p, GAME.auto_action(s, p, Rng(seed=1)).key).state
+    if GAME.view(moved, None).selected != GAME.view(s, None).selected:  # a new highlight: drawn anew
+        assert draw_board(GAME.view(moved, None)) != first and len(painted) == 2
+
+
+def test_the_board_is_a_small_palette_png():
+    s, _ = _midgame(4, 60)
+    png = draw_board(GAME.view(s, None))
+    img = Image.open(io.BytesIO(png))
+    assert img.mode == "P" and len(png) < 25_000
