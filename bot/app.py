@@ -13,6 +13,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.cogs.character import CharacterCog
 from bot.cogs.dice import DiceCog
 from bot.cogs.game import GameCog
 from bot.cogs.move import MoveCog
@@ -62,6 +63,7 @@ class PantheonBot(commands.Bot):
         await self.add_cog(GameCog(self, self.controller))
         await self.add_cog(DiceCog(self, seed_source=self.seed_source))
         await self.add_cog(MoveCog(self, self.controller))
+        await self.add_cog(CharacterCog(self, self.controller))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         # Everything loaded so far (content, registries, discord.py's caches) lives for the whole
         # process: keep it out of the collector's full passes, which otherwise add ~25 ms pauses.

@@ -293,13 +293,15 @@ class Controller:
             await self._edit_response(interaction, table.lobby_payload(session))
 
     async def _record(self, interaction: discord.Interaction, session_id: int, values: object) -> None:
-        chosen = ids.select_value(values)
-        if chosen is None or chosen[0] != "action":
+        names = ids.select_values(values, most=table.RECORD_MENU_MAX)
+        if not names:
             raise ServiceError("Pick one of the options in the menu.")
-        name = "" if chosen[1] == table.NEW_RECORD else chosen[1]
-        session = await self.service.choose_record(session_id, interaction.user.id, name)
+        if table.NEW_RECORD in names:
+            names = []
+        session = await self.service.choose_record(session_id, interaction.user.id, names)
         label = session.game().record_label
-        said = f"You bring your {label} **{name}**." if name else f"You start a new {label}."
+        said = f"You bring {' and '.join(f'**{n}**' for n in names)}." if names \
+            else f"You start a new {label}."
         await interaction.response.edit_message(content=said, view=None)
         await self.update_lobby(session)
 

@@ -36,8 +36,16 @@ class Seat(BaseModel):
     dm_blocked: bool = False
     """A DM to this player failed (Discord 50007): the table offers "Show my hand"."""
     record: str | None = None
-    """The name of the record (a character ...) this seat brings in, for games that keep
-    records between sessions; None: a new one."""
+    """The names of the records (characters ...) this seat brings in, one a line, for games
+    that keep records between sessions; "": a new one; None: no choice (the latest one)."""
+
+    @property
+    def record_names(self) -> list[str] | None:
+        """`record` as a list: None for no choice, [] for a new one."""
+        if self.record is None:
+            return None
+        return [n for n in self.record.split("\n") if n]
+
     actions_version: int = 0
     """The session version at which this player's choices (their legal actions: keys and labels)
     last changed. A control rendered at version V >= this still means what it said, so a click

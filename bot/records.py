@@ -1,9 +1,10 @@
 """Records carried between sessions (a character, a deck choice), for games that keep them.
 
-A game with a `record_type` receives each player's record at the start and hands the updated
-records back when it ends (`Game.records_out`). They are kept per server and per person; the
-session service asks this module what each seat brings in and what to write back, in the same
-transaction as the game's last move.
+A game with a `record_type` receives each player's records at the start and hands the updated
+records back when it ends (`Game.records_out`). They are kept per server and per person; a seat
+brings 1 to `Game.records_per_seat` of its owner's records (`Seat.record`, one name a line).
+The session service asks this module what each seat brings in and what to write back, in the
+same transaction as the game's last move.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pydantic import BaseModel, ValidationError
 
 from bot.models import RecordRow, Session
 from bot.store import Store
-from rules.core.game import Game
+from rules.core.game import Game, IllegalAction
 
 NAME_MAX = 40
 NEW = ""
@@ -27,7 +28,34 @@ class RecordError(Exception):
         self.message = message
 
 
+def unique_name(wanted: str, taken: set[str]) -> str:
+    """`wanted` (clipped to NAME_MAX), or `wanted 2`, `wanted 3` ... when it is taken."""
+    name, n = wanted[:NAME_MAX], 2
+    while name in taken:
+        name, n = f"{wanted[:NAME_MAX - 4]} {n}", n + 1
+    return name
+
+
+NAME_PUNCTUATION = frozenset(" -'.")
+
+
+def check_name(name: str, label: str) -> str:
+    """A record name a person typed, trimmed: 1-40 letters, digits, spaces, - ' and ."""
+    name = " ".join(name[:NAME_MAX * 2].split())
+    if not name:
+        raise RecordError(f"Give your {label} a name.")
+    if len(name) > NAME_MAX:
+        raise RecordError(f"A {label}'s name has at most {NAME_MAX} characters.")
+    if not all(ch.isalnum() or ch in NAME_PUNCTUATION for ch in name):
+        raise RecordError(f"A {label}'s name uses letters, digits, spaces, hyphens, apostrophes "
+                          "and full stops only.")
+    return name
+
+
 class Records:
+    """A person's records: what a seat brings, what a finished game hands back, and what
+    `/character` does (create, find, retire)."""
+
     def __init__(self, store: Store):
         self.store = store
 
@@ -36,50 +64,96 @@ class Records:
             return []
         return await self.store.records_of(guild_id, user_id, game.id)
 
-    async def check_choice(self, session: Session, user_id: int, name: str) -> None:
-        """`name` is one of the person's records (or NEW), and not seated in another game."""
+    async def check_choice(self, session: Session, user_id: int, names: list[str]) -> None:
+        """`names` are the person's records (none: a new one), at most the game's number per
+        seat, none of them seated in another game."""
         game = session.game()
-        if name == NEW:
+        if len(names) > game.records_per_seat:
+            raise RecordError(f"A seat brings at most {game.records_per_seat} "
+                              f"{game.record_label}{'s' * (game.records_per_seat > 1)}.")
+        if len(set(names)) != len(names):
+            raise RecordError(f"Each {game.record_label} comes once.")
+        if not names:
             return
         mine = {r.name for r in await self.of(session.guild_id, user_id, game)}
-        if name not in mine:
-            raise RecordError(f"You have no {game.record_label} named `{name[:NAME_MAX]}` here.")
-        busy = [sid for sid, rec in await self.store.records_in_play(user_id, game.id)
-                if rec == name and sid != session.id]
-        if busy:
-            raise RecordError(f"Your {game.record_label} {name} is already at another table "
-                              f"(game #{busy[0]}); finish that game first.")
+        missing = [n for n in names if n not in mine]
+        if missing:
+            raise RecordError(f"You have no {game.record_label} named `{missing[0][:NAME_MAX]}` here.")
+        for sid, rec in await self.store.records_in_play(user_id, game.id):
+            busy = [n for n in rec.split("\n") if n in names]
+            if busy and sid != session.id:
+                raise RecordError(f"Your {game.record_label} {busy[0]} is already at another table "
+                                  f"(game #{sid}); finish that game first.")
 
-    async def bring(self, session: Session) -> dict[str, BaseModel]:
-        """What each seat brings into the game (player id -> record), a new record for a seat
-        without one; sets each person's `Seat.record` to the name it will be saved under."""
+    async def bring(self, session: Session) -> dict[str, list[BaseModel]]:
+        """What each seat brings into the game (player id -> records), a new record for a seat
+        without one; sets each person's `Seat.record` to the names they will be saved under."""
         game = session.game()
         assert game.record_type is not None
-        out: dict[str, BaseModel] = {}
+        out: dict[str, list[BaseModel]] = {}
         for seat in session.seats:
             if seat.user_id is None or seat.auto or session.guild_id is None:
-                out[seat.player_id] = game.new_record(seat.name[:NAME_MAX])
+                out[seat.player_id] = [game.new_record(seat.name[:NAME_MAX])]
                 continue
             rows = await self.of(session.guild_id, seat.user_id, game)
-            chosen = next((r for r in rows if r.name == seat.record), None)
-            if seat.record is None and rows:
-                chosen = rows[0]  # no choice made: the most recently used one
-            if chosen is not None:
-                await self.check_choice(session, seat.user_id, chosen.name)
-                try:
-                    out[seat.player_id] = game.record_type.model_validate_json(chosen.data)
-                except ValidationError as exc:
-                    raise RecordError(f"{seat.name}'s {game.record_label} {chosen.name} cannot be "
-                                      f"read ({exc.error_count()} problem(s)); choose another.") from None
-                seat.record = chosen.name
-                continue
-            taken = {r.name for r in rows}
-            name, n = seat.name[:NAME_MAX], 2
-            while name in taken:
-                name, n = f"{seat.name[:NAME_MAX - 4]} {n}", n + 1
-            out[seat.player_id] = game.new_record(name)
-            seat.record = name
+            names = seat.record_names
+            if names is None:  # no choice made: the most recently used one
+                names = [rows[0].name] if rows else []
+            by_name = {r.name: r for r in rows}
+            names = [n for n in names if n in by_name]
+            if names:
+                await self.check_choice(session, seat.user_id, names)
+                brought = []
+                for name in names:
+                    try:
+                        brought.append(game.record_type.model_validate_json(by_name[name].data))
+                    except ValidationError as exc:
+                        raise RecordError(f"{seat.name}'s {game.record_label} {name} cannot be "
+                                          f"read ({exc.error_count()} problem(s)); choose another.") from None
+                out[seat.player_id] = brought
+            else:
+                names = [unique_name(seat.name, set(by_name))]
+                out[seat.player_id] = [game.new_record(names[0])]
+            seat.record = "\n".join(names)
         return out
+
+    # --- /character: create, find, retire -----------------------------------------
+    async def create(self, guild_id: int, user_id: int, game: Game, name: str, kind: str | None,
+                     now: float) -> tuple[RecordRow, BaseModel]:
+        name = check_name(name, game.record_label)
+        try:
+            record = game.create_record(name, kind)
+        except IllegalAction as exc:
+            raise RecordError(exc.message) from None
+        row = RecordRow(guild_id=guild_id, user_id=user_id, game_id=game.id, name=name,
+                        data=record.model_dump_json(), updated_at=now)
+        if not await self.store.insert_record(row):
+            raise RecordError(f"You already have a {game.record_label} named {name} here.")
+        return row, record
+
+    async def find(self, guild_id: int, user_id: int, game: Game, name: str) -> tuple[RecordRow, BaseModel]:
+        rows = await self.of(guild_id, user_id, game)
+        wanted = " ".join(name[:NAME_MAX * 2].split())
+        row = next((r for r in rows if r.name == wanted), None) \
+            or next((r for r in rows if r.name.lower() == wanted.lower()), None)
+        if row is None:
+            mine = ", ".join(r.name for r in rows[:10]) or "none yet"
+            raise RecordError(f"You have no {game.record_label} named `{wanted[:NAME_MAX]}` here "
+                              f"(yours: {mine}).")
+        assert game.record_type is not None
+        try:
+            return row, game.record_type.model_validate_json(row.data)
+        except ValidationError as exc:
+            raise RecordError(f"{row.name} cannot be read ({exc.error_count()} problem(s)).") from None
+
+    async def retire(self, guild_id: int, user_id: int, game: Game, name: str) -> str:
+        row, _ = await self.find(guild_id, user_id, game, name)
+        for sid, rec in await self.store.records_in_play(user_id, game.id):
+            if row.name in rec.split("\n"):
+                raise RecordError(f"{row.name} is at a table (game #{sid}); finish or leave that "
+                                  "game first.")
+        await self.store.delete_record(guild_id, user_id, game.id, row.name)
+        return row.name
 
     @staticmethod
     def take_out(session: Session, state: BaseModel, now: float) -> list[RecordRow]:
@@ -90,10 +164,12 @@ class Records:
         back = game.records_out(state)
         rows = []
         for seat in session.seats:
-            record = back.get(seat.player_id)
-            if record is None or seat.user_id is None or not seat.record:
+            names = seat.record_names
+            if seat.user_id is None or not names:
                 continue
-            rows.append(RecordRow(guild_id=session.guild_id, user_id=seat.user_id,
-                                  game_id=game.id, name=seat.record,
-                                  data=record.model_dump_json(), updated_at=now))
+            for name, record in zip(names, back.get(seat.player_id, []), strict=False):
+                rows.append(RecordRow(guild_id=session.guild_id, user_id=seat.user_id,
+                                      game_id=game.id, name=name,
+                                      data=record.model_dump_json(), updated_at=now))
         return rows
+

@@ -449,6 +449,24 @@ class Store:
         return [RecordRow(guild_id=r[0], user_id=r[1], game_id=r[2], name=r[3], data=r[4],
                           version=r[5], updated_at=r[6]) for r in rows]
 
+    async def insert_record(self, record: RecordRow) -> bool:
+        """Add a new record; False when the person already has one of that name."""
+        async with self._transaction() as conn:
+            cur = await conn.execute(
+                "INSERT INTO records (guild_id, user_id, game_id, name, data, version, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, 0, ?) ON CONFLICT (guild_id, user_id, game_id, name) DO NOTHING",
+                (record.guild_id, record.user_id, record.game_id, record.name, record.data,
+                 record.updated_at))
+            return cur.rowcount == 1
+
+    async def delete_record(self, guild_id: int, user_id: int, game_id: str, name: str) -> bool:
+        """Remove a record; False when there was none of that name."""
+        async with self._transaction() as conn:
+            cur = await conn.execute(
+                "DELETE FROM records WHERE guild_id = ? AND user_id = ? AND game_id = ? AND name = ?",
+                (guild_id, user_id, game_id, name))
+            return cur.rowcount == 1
+
     async def records_in_play(self, user_id: int, game_id: str) -> list[tuple[int, str]]:
         """(session id, record name) of this person's records seated in open sessions."""
         rows = await self._fetch(

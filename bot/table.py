@@ -278,9 +278,10 @@ def lobby_payload(session: Session, note: str | None = None) -> Payload:
     def brings(seat) -> str:
         if game.record_type is None or seat.user_id is None:
             return ""
-        if seat.record is None:
+        names = seat.record_names
+        if names is None:
             return f" · {game.record_label}: the latest"
-        return f" · {game.record_label}: {seat.record or 'a new one'}"
+        return f" · {game.record_label}: {', '.join(names) or 'a new one'}"
 
     seats = "\n".join(
         f"{i + 1}. {s.name}{' 🤖' if s.auto else ''}{' (host)' if s.user_id == session.host_id else ''}"
@@ -321,27 +322,34 @@ def lobby_payload(session: Session, note: str | None = None) -> Payload:
     return Payload(content=content, panels=[panel], view=view)
 
 
+RECORD_MENU_MAX = 25
+"""Options in the records menu (Discord's limit): "a new one" and the 24 latest."""
 NEW_RECORD = "»new"
 """The menu value for "a new record" (no record name starts with it)."""
 
 
 def records_payload(session: Session, user_id: int, rows: list) -> Payload:
-    """The ephemeral menu of a person's records for this game (the newest first)."""
+    """The ephemeral menu of a person's records for this game (the newest first); games whose
+    seats bring several (a party of characters) take several picks."""
     game = session.game()
     label = game.record_label
     seat = session.seat_of_user(user_id)
-    current = seat.record if seat else None
+    current = seat.record_names if seat else None
     options = [discord.SelectOption(label=f"A new {label}"[:100], value=NEW_RECORD,
-                                    default=current == "")]
-    for row in rows[:24]:
+                                    default=current == [])]
+    for row in rows[:RECORD_MENU_MAX - 1]:
         options.append(discord.SelectOption(label=row.name[:100], value=row.name[:100],
                                             description=f"played {row.version} time(s)"[:100],
-                                            default=current == row.name))
+                                            default=bool(current) and row.name in (current or [])))
+    most = max(1, min(game.records_per_seat, len(options)))
     view = discord.ui.View(timeout=None)
-    view.add_item(RecordSelect(ids.record_id(session.id), options=options,
-                               placeholder=f"Your {label}"[:150]))
+    view.add_item(RecordSelect(ids.record_id(session.id), options=options, max_values=most,
+                               placeholder=(f"Your {label}s (up to {most})" if most > 1
+                                            else f"Your {label}")[:150]))
+    several = f" (up to {game.records_per_seat})" if game.records_per_seat > 1 else ""
     if rows:
-        text = f"Which {label} do you bring to this table? Without a choice, your latest one comes."
+        text = (f"Which {label}{'s' * (game.records_per_seat > 1)}{several} do you bring to this "
+                f"table? Without a choice, your latest one comes.")
     else:
         text = f"You have no {label} here yet: a new one is made when the game starts."
     return Payload(content=text, view=view)

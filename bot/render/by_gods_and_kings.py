@@ -63,6 +63,25 @@ def order_strip(view: BgkView) -> str:
                       for x in view.order)
 
 
+def map_text(view: BgkView) -> str:
+    """The prompt, the scenario's objective and the way taken so far."""
+    lines = [view.prompt]
+    if view.objective:
+        lines.append(f"**Objective**: {view.objective}")
+    if len(view.visited) > 1:
+        lines.append("The way so far: " + " → ".join(view.visited))
+    return "\n".join(lines)
+
+
+def routes_text(view: BgkView, ctx: RenderContext) -> str:
+    """Each way on, and who voted for it."""
+    out = []
+    for r in view.routes:
+        who = ", ".join(ctx.names.get(p, p) for p in r.votes)
+        out.append(f"➡ **{r.name}**" + (f": {who}" if who else ""))
+    return "\n".join(out)
+
+
 UNIT_W, UNIT_H, GAP, MARGIN, CARD_W, CARD_H = 150, 150, 10, 14, 30, 42
 SUIT_LETTER = {"h": "H", "d": "D", "c": "C", "s": "S"}
 """Pillow's built-in font has no suit symbols: the picture spells the suit's letter."""
@@ -129,10 +148,13 @@ class ByGodsAndKingsRenderer(GameRenderer[BgkView]):
     draws_pictures = True
 
     def table(self, view: BgkView, ctx: RenderContext) -> list[Panel]:
-        head = (f"{view.scenario} · {view.step_name} ({view.step}/{view.steps})"
+        where = f"{view.area} · " if view.area and view.area != view.scenario else ""
+        head = (f"{view.scenario} · {where}{view.step_name} ({view.step}/{view.steps})"
                 f" · attempt {view.attempt}/{view.attempts}")
-        panel = Panel(title=clip(head, 256), description=clip(view.prompt, DESCRIPTION_MAX),
+        panel = Panel(title=clip(head, 256), description=clip(map_text(view), DESCRIPTION_MAX),
                       colour=self.game.colour)
+        if view.routes:
+            panel.add("Where next?", clip(routes_text(view, ctx), FIELD_VALUE_MAX))
         if view.order:
             panel.add(f"Round {view.round}: turn order", clip(order_strip(view), FIELD_VALUE_MAX))
         for foe in view.foes:

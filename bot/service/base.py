@@ -18,6 +18,7 @@ from bot.models import (
     LogEntry,
     RecordRow,
     ResultRow,
+    Seat,
     Session,
 )
 from bot.records import Records
@@ -207,6 +208,14 @@ class ServiceBase:
             raise ServiceError("This game has already started.")
         if session.status != "lobby":
             raise ServiceError("This game has finished.")
+
+    def _playing_seat(self, session: Session, user_id: int) -> Seat:
+        """The person's seat in a running game (ServiceError, NotSeated otherwise)."""
+        self._require_active(session)
+        seat = session.seat_of_user(user_id)
+        if seat is None:
+            raise NotSeated()
+        return seat
 
     @staticmethod
     def _require_active(session: Session) -> None:

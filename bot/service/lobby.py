@@ -141,14 +141,14 @@ class LobbyService(ServiceBase):
                 raise ServiceError(exc.message) from None
         return await self._lobby_change(session_id, change)
 
-    async def choose_record(self, session_id: int, user_id: int, name: str) -> Session:
-        """In the lobby, a person picks the record their seat brings in (NEW: a new one)."""
+    async def choose_record(self, session_id: int, user_id: int, names: list[str]) -> Session:
+        """In the lobby, a person picks the records their seat brings in (none: a new one)."""
         session = await self.get(session_id)
         self._require_lobby(session)
         if session.game().record_type is None:
             raise ServiceError(f"{session.game().name} keeps nothing between games.")
         try:
-            await self.records.check_choice(session, user_id, name)
+            await self.records.check_choice(session, user_id, names)
         except RecordError as exc:
             raise ServiceError(exc.message) from None
 
@@ -156,7 +156,7 @@ class LobbyService(ServiceBase):
             seat = s.seat_of_user(user_id)
             if seat is None:
                 raise NotSeated("Join the table first, then choose.")
-            seat.record = name
+            seat.record = "\n".join(names)
         return await self._lobby_change(session_id, change)
 
     async def records_of(self, guild_id: int | None, user_id: int, game_id: str) -> list[RecordRow]:

@@ -10,7 +10,6 @@ from bot.models import (
 from bot.records import RecordError
 from bot.service.base import (
     Change,
-    NotSeated,
     NotYourTurn,
     ServiceError,
     StaleVersion,
@@ -64,10 +63,7 @@ class PlayService(LobbyService, CommitService):
             raise ServiceError("No move given.")
         async with self._locked(session_id):
             session = await self.get(session_id)
-            self._require_active(session)
-            seat = session.seat_of_user(user_id)
-            if seat is None:
-                raise NotSeated()
+            seat = self._playing_seat(session, user_id)
             if not session.current_for(seat, version):
                 raise StaleVersion()
             if seat.auto:
@@ -127,10 +123,7 @@ class PlayService(LobbyService, CommitService):
         """A person gives their seat to the automatic player (auto=True) or takes it back."""
         async with self._locked(session_id):
             session = await self.get(session_id)
-            self._require_active(session)
-            seat = session.seat_of_user(user_id)
-            if seat is None:
-                raise NotSeated()
+            seat = self._playing_seat(session, user_id)
             if seat.auto == auto:
                 raise ServiceError(refused)
             change = Change(session, self.clock())

@@ -93,6 +93,17 @@ def select_value(values: object) -> tuple[str, str] | None:
     return "action", value
 
 
+def select_values(values: object, most: int) -> list[str] | None:
+    """The values a multi-choice select sent (1 to `most` distinct short strings), or None."""
+    if not isinstance(values, list) or not 1 <= len(values) <= most:
+        return None
+    if not all(isinstance(v, str) and 0 < len(v) <= VALUE_MAX for v in values):
+        return None
+    if len(set(values)) != len(values):
+        return None
+    return list(values)
+
+
 def action_id(sid: int, version: int, key: str, seat: int | None = None) -> str:
     """A button of the public table (seat None) or of that seat's private view."""
     if seat is None:

@@ -73,6 +73,11 @@ class OptionSelect(ActionSelect, template=ids.LOOSE["po"]):
 class RecordSelect(ActionSelect, template=ids.LOOSE["pr"]):
     """A person's records (characters ...) to bring into a game (ephemeral, in the lobby)."""
 
+    def __init__(self, custom_id: str, options: list[discord.SelectOption] | None = None,
+                 placeholder: str | None = None, row: int | None = None, max_values: int = 1):
+        super().__init__(custom_id, options, placeholder, row)
+        self.item.max_values = max_values
+
 
 DYNAMIC_ITEMS = (ActionButton, ActionSelect, PrivateActionButton, PrivateActionSelect, HandButton,
                  LobbyButton, OptionSelect, RecordSelect)

@@ -18,6 +18,7 @@ from rules.by_gods_and_kings import cards
 from rules.by_gods_and_kings.content import FoeAbility, ShardAbility, SyncDef
 from rules.by_gods_and_kings.effects import AnyUnit, amounts, apply_effect, set_status, targets
 from rules.by_gods_and_kings.events import AbilityUsed
+from rules.by_gods_and_kings.levels import levelled
 from rules.by_gods_and_kings.state import BgkState, Held, Hero
 from rules.core import Event
 
@@ -59,7 +60,10 @@ def hand_abilities(s: BgkState, hero: Hero) -> list[str]:
 
 def use(s: BgkState, user: AnyUnit, ab: ShardAbility | FoeAbility, how: str, chosen: str | None, spent: int,
         events: list[Event]) -> None:
-    """Fire an ability (a character's, an enemy's or an NPC's)."""
+    """Fire an ability (a character's, an enemy's or an NPC's); a character's shard fires it
+    at the shard's level (levels.py)."""
+    if isinstance(user, Hero) and isinstance(ab, ShardAbility):
+        ab = levelled(s, user, ab)
     events.append(AbilityUsed(unit=user.id, name=ab.name, how=how).event(
         f"{user.name} uses {ab.name} ({HOW_TEXT.get(how, how)}): {ab.effect.describe()}."))
     if user.miss:
@@ -108,7 +112,7 @@ def synchronize(s: BgkState, hero: Hero, ref: str, holder: Hero, target: str,
     assert held is not None
     sync = sync_of(s, ref, holder)
     holder.held = None
-    mine, theirs = ability(s, ref), ability(s, held.ref)
+    mine, theirs = levelled(s, hero, ability(s, ref)), levelled(s, holder, ability(s, held.ref))
     events.append(AbilityUsed(unit=hero.id, name=sync.name, how="sync").event(
         f"{hero.name}'s {mine.name} and {holder.name}'s {theirs.name} strike together: "
         f"{sync.name}, damage ×{sync.multiplier}!"))

@@ -1,4 +1,4 @@
-"""Between battles: saves (a scene's danger) and camp (loot, shards and equipment).
+"""Between battles: saves (a scene's danger), camp (loot, shards and equipment) and route votes.
 
 **Saves**: each character called makes the save with its stat (Agility: SPD, Defensive: DEF,
 Magical: Magic), adding the value of one Field card it sacrifices, or none. It passes when the
@@ -8,6 +8,10 @@ total reaches the target. A failed save's damage ignores DEF but never takes the
 or unequips shards (at most three), changes equipment, and says it is ready; when every seat is
 ready the scenario goes on and unclaimed loot is lost. Taking off the shard that allows the off
 hand, or wielding a two-handed weapon, puts what the off hand held back in the bag.
+
+**Route votes** (an area done with several ways on): every seat votes at once, one vote a seat;
+when all have voted the area with the most votes wins, a tie going to the first seat (in seat
+order) whose vote is among the tied areas.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from rules.by_gods_and_kings import cards
 from rules.by_gods_and_kings.content import MAX_EQUIPPED, SaveStep
 from rules.by_gods_and_kings.effects import set_status
 from rules.by_gods_and_kings.events import SaveMade
-from rules.by_gods_and_kings.flow import begin_step
+from rules.by_gods_and_kings.flow import begin_step, enter_area
 from rules.by_gods_and_kings.gear import loadout_problem, off_kind
 from rules.by_gods_and_kings.state import BgkState, Hero
 from rules.by_gods_and_kings.stats import max_hp, stat
@@ -82,6 +86,48 @@ def penalty(s: BgkState, hero: Hero, step: SaveStep, events: list[Event]) -> Non
                             data={"unit": hero.id, "damage": loss}))
     for spec in step.fail.statuses:
         set_status(hero, spec, events)
+
+
+# --- route votes ---------------------------------------------------------------------------------
+def route_actions(s: BgkState, seat: str) -> list[Action]:
+    if seat in s.votes:
+        return []
+    areas = s.scenario_def.areas
+    return [Action(key=f"route:{aid}", label=f"Go to {areas[aid].name}", group="Where next?")
+            for aid in s.area_def.next]
+
+
+def winning_route(s: BgkState) -> str:
+    """The area with the most votes; a tie goes to the first seat's vote among the tied."""
+    counts: dict[str, int] = {}
+    for aid in s.votes.values():
+        counts[aid] = counts.get(aid, 0) + 1
+    top = max(counts.values())
+    return next(s.votes[p] for p in s.players if p in s.votes and counts[s.votes[p]] == top)
+
+
+def vote(s: BgkState, seat: str, aid: str, events: list[Event]) -> None:
+    s.votes[seat] = aid
+    events.append(Event(kind="vote", text=f"⟨{seat}⟩ votes for {s.scenario_def.areas[aid].name}.",
+                        data={"seat": seat, "area": aid}))
+    if set(s.votes) < set(s.players):
+        return
+    chosen = winning_route(s)
+    tally = ", ".join(f"{s.scenario_def.areas[a].name} {n}" for a, n in _tally(s).items())
+    events.append(Event(kind="route_chosen", text=(
+        f"The party heads for {s.scenario_def.areas[chosen].name} ({tally})."),
+        data={"area": chosen, "votes": dict(s.votes)}))
+    enter_area(s, chosen, events)
+    begin_step(s, events)
+
+
+def _tally(s: BgkState) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for aid in s.area_def.next:
+        n = sum(1 for v in s.votes.values() if v == aid)
+        if n:
+            out[aid] = n
+    return out
 
 
 # --- camp ----------------------------------------------------------------------------------------

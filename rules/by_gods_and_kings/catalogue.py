@@ -15,6 +15,7 @@ from pydantic import BaseModel
 
 from rules.by_gods_and_kings.content import (
     GAME_ID,
+    LEGACY_AREA,
     BattleStep,
     Catalogue,
     CharactersFile,
@@ -48,19 +49,36 @@ def _unique(path: Path, key: str, ids: list[str]) -> None:
         seen[v] = i
 
 
+def _with_additions(name: str, model: type[M], key: str) -> tuple[Path, M]:
+    """`<name>.yaml` (the last root's), with the entries of every `<name>/*.yaml` added (a
+    server's pack adds shards, gear, enemies ... this way without copying the whole file).
+    An id used twice is an error naming both places."""
+    path, main = _one(f"{name}.yaml", model)
+    entries = list(getattr(main, key))
+    where: dict[str, str] = {}
+    _unique(path, key, [x.id for x in entries])
+    for i, x in enumerate(entries):
+        where[x.id] = f"{path}: {key}.{i}"
+    for extra in content_files(GAME_ID, f"{name}/*.yaml"):
+        more = load_model(extra, model)
+        if any(v for f, v in more if f != key):
+            raise ContentError(f"{extra}: an added file holds only `{key}:` (the rest stays in {name}.yaml)")
+        for i, x in enumerate(getattr(more, key)):
+            if x.id in where:
+                raise ContentError(f"{extra}: at {key}.{i}.id: {x.id!r} is already {where[x.id]}")
+            where[x.id] = f"{extra}: {key}.{i}"
+            entries.append(x)
+    return path, main.model_copy(update={key: entries})
+
+
 def load_catalogue() -> Catalogue:
     """Read and cross-check every file; raises ContentError naming file, entry and field."""
-    ipath, items = _one("items.yaml", ItemsFile)
-    spath, shards = _one("shards.yaml", ShardsFile)
-    cpath, chars = _one("characters.yaml", CharactersFile)
-    epath, enemies = _one("enemies.yaml", EnemiesFile)
-    npath, npcs = _one("npcs.yaml", NpcsFile)
+    ipath, items = _with_additions("items", ItemsFile, "items")
+    spath, shards = _with_additions("shards", ShardsFile, "shards")
+    cpath, chars = _with_additions("characters", CharactersFile, "characters")
+    epath, enemies = _with_additions("enemies", EnemiesFile, "enemies")
+    npath, npcs = _with_additions("npcs", NpcsFile, "npcs")
     lpath, elements = _one("elements.yaml", ElementsFile)
-    _unique(ipath, "items", [x.id for x in items.items])
-    _unique(spath, "shards", [x.id for x in shards.shards])
-    _unique(cpath, "characters", [x.id for x in chars.characters])
-    _unique(epath, "enemies", [x.id for x in enemies.enemies])
-    _unique(npath, "npcs", [x.id for x in npcs.npcs])
     scenarios: dict[str, tuple[Path, ScenarioDef]] = {}
     for path in content_files(GAME_ID, "scenarios/*.yaml"):
         if not SCENARIO_ID.fullmatch(path.stem):
@@ -73,7 +91,7 @@ def load_catalogue() -> Catalogue:
         items={x.id: x for x in items.items}, shards={x.id: x for x in shards.shards},
         characters=list(chars.characters), enemies={x.id: x for x in enemies.enemies},
         npcs={x.id: x for x in npcs.npcs}, elements=list(elements.elements),
-        syncs=list(elements.synchronizations),
+        syncs=list(elements.synchronizations), shard_levels=list(shards.levels),
         scenarios={k: v for k, (_, v) in sorted(scenarios.items())})
     _check_elements(lpath, spath, cat)
     _check_characters(cpath, cat)
@@ -136,21 +154,32 @@ def _check_characters(cpath: Path, cat: Catalogue) -> None:
         raise ContentError(f"{cpath}: at characters: at least one character is needed")
 
 
+def _battles(scenario: ScenarioDef) -> list[tuple[str, BattleStep]]:
+    """(where, battle) for every battle of the scenario's areas, where naming it in the file:
+    `areas.<id>.steps.<i>` (`steps.<i>` for a legacy file of one list)."""
+    out = []
+    only = scenario.areas.get(LEGACY_AREA)
+    legacy = len(scenario.areas) == 1 and only is not None and only.name == scenario.name
+    for aid, area in scenario.areas.items():
+        for i, step in enumerate(area.steps):
+            if isinstance(step, BattleStep):
+                out.append((f"steps.{i}" if legacy else f"areas.{aid}.steps.{i}", step))
+    return out
+
+
 def _check_scenario(path: Path, scenario: ScenarioDef, cat: Catalogue, sid: str) -> None:
-    for i, step in enumerate(scenario.steps):
-        if not isinstance(step, BattleStep):
-            continue
+    for i, step in _battles(scenario):
         for j, entry in enumerate(step.enemies):
             if entry.enemy not in cat.enemies:
-                raise ContentError(f"{path}: at steps.{i}.enemies.{j}.enemy: unknown enemy {entry.enemy!r}")
+                raise ContentError(f"{path}: at {i}.enemies.{j}.enemy: unknown enemy {entry.enemy!r}")
         if not any(e.min_party == 1 for e in step.enemies):
-            raise ContentError(f"{path}: at steps.{i}.enemies: at least one enemy has min_party 1")
+            raise ContentError(f"{path}: at {i}.enemies: at least one enemy has min_party 1")
         for j, npc in enumerate(step.npcs):
             if npc not in cat.npcs:
-                raise ContentError(f"{path}: at steps.{i}.npcs.{j}: unknown NPC {npc!r}")
+                raise ContentError(f"{path}: at {i}.npcs.{j}: unknown NPC {npc!r}")
         for j, loot in enumerate(step.loot):
             if loot not in cat.items and loot not in cat.shards:
-                raise ContentError(f"{path}: at steps.{i}.loot.{j}: {loot!r} is neither an item nor a shard")
+                raise ContentError(f"{path}: at {i}.loot.{j}: {loot!r} is neither an item nor a shard")
 
 
 def _check_unique_shards(cpath: Path, scenarios: dict[str, tuple[Path, ScenarioDef]],
@@ -166,14 +195,12 @@ def _check_unique_shards(cpath: Path, scenarios: dict[str, tuple[Path, ScenarioD
             owner[shard] = c.name
     for _sid, (path, scenario) in sorted(scenarios.items()):
         dropped: set[str] = set()
-        for i, step in enumerate(scenario.steps):
-            if not isinstance(step, BattleStep):
-                continue
+        for where, step in _battles(scenario):
             for j, loot in enumerate(step.loot):
                 if loot not in cat.shards:
                     continue
                 if loot in owner or loot in dropped:
-                    raise ContentError(f"{path}: at steps.{i}.loot.{j}: the shard {loot!r} already "
+                    raise ContentError(f"{path}: at {where}.loot.{j}: the shard {loot!r} already "
                                        "exists in the game (a shard exists once)")
                 dropped.add(loot)
 

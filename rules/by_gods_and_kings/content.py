@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from rules.by_gods_and_kings.effects_model import (
     ALLIES_ONLY,
@@ -101,6 +101,8 @@ class ItemDef(BaseModel):
     slot: Slot
     type: WeaponType | None = None
     """Weapons only."""
+    tier: int = Field(1, ge=1, le=5)
+    """How fine the piece is: 1 for a starting character's, higher for better loot."""
     stats: Stats = Stats()
     text: Text = ""
 
@@ -159,6 +161,25 @@ class Bonus(BaseModel):
         return self
 
 
+class Growth(BaseModel):
+    """What each level of a shard above the first adds (see levels.py)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    power: int = Field(0, ge=0, le=20)
+    """Added to the damage, heal, shield and revive of each of its abilities that has one."""
+    status: int = Field(0, ge=0, le=10)
+    """Added to the amount of the bleed, poison and stat-lowering statuses its abilities cause."""
+    equip: Stats = Stats()
+    """Added to the shard's equip bonus."""
+
+    @model_validator(mode="after")
+    def _check(self) -> Growth:
+        if not self.power and not self.status and not self.equip.set_fields():
+            raise ValueError("the growth raises nothing: set power, status or equip")
+        return self
+
+
 class ShardDef(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -173,6 +194,8 @@ class ShardDef(BaseModel):
     offhand: bool = False
     """Allows an off-hand weapon (dual-wielding) or an off-hand item."""
     abilities: list[ShardAbility] = Field(default_factory=list)
+    growth: Growth | None = None
+    """What each level above the first adds (None: levels change nothing)."""
     text: Text = ""
 
     @model_validator(mode="after")
@@ -184,13 +207,36 @@ class ShardDef(BaseModel):
         triggers = [a.trigger for a in self.abilities]
         if len(set(triggers)) != len(triggers):
             raise ValueError("a shard has at most one ability per trigger")
+        g = self.growth
+        if g is not None and g.power and not any(
+                a.effect.scaled or a.effect.revive for a in self.abilities):
+            raise ValueError("growth.power: no ability of the shard deals, heals, shields or revives")
+        if g is not None and g.status and not any(
+                s.amount for a in self.abilities for s in a.effect.statuses):
+            raise ValueError("growth.status: no ability of the shard causes a status with an amount")
         return self
+
+
+MAX_LEVELS = 9
 
 
 class ShardsFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
+    levels: list[int] = Field(default_factory=list, max_length=MAX_LEVELS)
+    """The experience a shard needs for level 2, 3, ... (increasing; empty: shards stay at 1)."""
     shards: list[ShardDef]
+
+    @field_validator("levels")
+    @classmethod
+    def _levels(cls, levels: list[int]) -> list[int]:
+        for i, need in enumerate(levels):
+            if need < 1:
+                raise ValueError(f"entry {i}: the experience for level {i + 2} must be at least 1")
+            if i and need <= levels[i - 1]:
+                raise ValueError(f"entry {i}: the experience for level {i + 2} ({need}) must be "
+                                 f"more than for level {i + 1} ({levels[i - 1]})")
+        return levels
 
 
 class CharacterDef(BaseModel):
@@ -402,19 +448,138 @@ class RestStep(BaseModel):
 ScenarioStep = Annotated[BattleStep | SaveStep | RestStep, Field(discriminator="kind")]
 
 
-class ScenarioDef(BaseModel):
+LEGACY_AREA = "main"
+"""The one area a scenario written as a plain list of `steps` becomes (content from before
+maps, and catalogues pinned by games started then)."""
+MAX_AREAS = 40
+
+
+class AreaDef(BaseModel):
+    """A place of a scenario's map: its steps, played in order, then the areas the party may go
+    on to (`next`); an area with no `next` ends the scenario."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: Name
+    text: Text = ""
+    """Read out when the party enters it."""
+    steps: list[ScenarioStep] = Field(min_length=1, max_length=20)
+    next: list[Id] = Field(default_factory=list, max_length=6)
+
+    @property
+    def ending(self) -> bool:
+        return not self.next
+
+
+class ScenarioDef(BaseModel):
+    """A scenario: one objective, a map of areas entered at `start`. The map has no cycle, every
+    area is reached from the start, and every ending area's last step is a battle (the boss).
+    A legacy file with a plain `steps` list is read as a map of one area."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: Name
+    objective: Text = ""
     intro: Text = ""
     outro: Text = ""
-    steps: list[ScenarioStep] = Field(min_length=1, max_length=20)
+    start: Id
+    areas: dict[Id, AreaDef] = Field(min_length=1, max_length=MAX_AREAS)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _legacy_steps(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "steps" in data:
+            if "areas" in data or "start" in data:
+                raise ValueError("write either a `steps` list or `areas` and `start`, not both")
+            data = dict(data)
+            steps = data.pop("steps")
+            data["start"] = LEGACY_AREA
+            data["areas"] = {LEGACY_AREA: {"name": data.get("name", "The scenario"), "steps": steps}}
+        return data
 
     @model_validator(mode="after")
     def _check(self) -> ScenarioDef:
-        if not isinstance(self.steps[-1], BattleStep):
-            raise ValueError("a scenario ends with a battle")
+        problem = map_problem(self)
+        if problem is not None:
+            where, what = problem
+            raise ValueError(f"at {where}: {what}")
         return self
+
+    @property
+    def steps(self) -> list[ScenarioStep]:
+        """Every step of every area, in map order (for checks over the whole scenario)."""
+        return [step for area in self.areas.values() for step in area.steps]
+
+    def shortest(self, area: str | None = None) -> int:
+        """The fewest battles from the start of `area` (default: the start) to an end."""
+        memo: dict[str, int] = {}
+
+        def best(aid: str) -> int:
+            if aid not in memo:
+                a = self.areas[aid]
+                here = sum(1 for x in a.steps if isinstance(x, BattleStep))
+                memo[aid] = here + min((best(n) for n in a.next), default=0)
+            return memo[aid]
+        return best(area or self.start)
+
+    def longest(self, area: str | None = None) -> int:
+        """The most battles from the start of `area` (default: the start) to an end."""
+        memo: dict[str, int] = {}
+
+        def most(aid: str) -> int:
+            if aid not in memo:
+                a = self.areas[aid]
+                here = sum(1 for x in a.steps if isinstance(x, BattleStep))
+                memo[aid] = here + max((most(n) for n in a.next), default=0)
+            return memo[aid]
+        return most(area or self.start)
+
+
+def map_problem(sc: ScenarioDef) -> tuple[str, str] | None:
+    """The first thing wrong with a scenario's map, as (where, what), or None."""
+    if sc.start not in sc.areas:
+        return "start", f"unknown area {sc.start!r}"
+    for aid, area in sc.areas.items():
+        for j, nxt in enumerate(area.next):
+            if nxt not in sc.areas:
+                return f"areas.{aid}.next.{j}", f"unknown area {nxt!r}"
+            if nxt in area.next[:j]:
+                return f"areas.{aid}.next.{j}", f"{nxt!r} is listed twice"
+        if area.ending and not isinstance(area.steps[-1], BattleStep):
+            return (f"areas.{aid}.steps", "an area with no `next` ends the scenario, so it ends "
+                    "with a battle (the boss)")
+    # cycles: a depth-first walk from every area, colouring the areas on the current path
+    state: dict[str, int] = {}
+
+    def cycle(aid: str, path: list[str]) -> list[str] | None:
+        state[aid] = 1
+        for nxt in sc.areas[aid].next:
+            if state.get(nxt) == 1:
+                return [*path[path.index(nxt):], nxt] if nxt in path else [aid, nxt]
+            if nxt not in state:
+                found = cycle(nxt, [*path, nxt])
+                if found:
+                    return found
+        state[aid] = 2
+        return None
+    for aid in sc.areas:
+        if aid not in state:
+            found = cycle(aid, [aid])
+            if found:
+                return f"areas.{found[-2]}.next", ("the map goes round in a circle ("
+                                                  + " -> ".join(found) + "): a game must end")
+    reached = {sc.start}
+    todo = [sc.start]
+    while todo:
+        for nxt in sc.areas[todo.pop()].next:
+            if nxt not in reached:
+                reached.add(nxt)
+                todo.append(nxt)
+    for aid in sc.areas:
+        if aid not in reached:
+            return f"areas.{aid}", f"no way leads here from the start ({sc.start!r})"
+    return None
+
 
 class Catalogue(BaseModel):
     """Everything a game reads from the content; a game pins the version it started with."""
@@ -428,6 +593,8 @@ class Catalogue(BaseModel):
     npcs: dict[str, NpcDef]
     elements: list[str]
     syncs: list[SyncDef]
+    shard_levels: list[int] = Field(default_factory=list)
+    """The experience a shard needs for level 2, 3, ... (shards.yaml's `levels`)."""
     scenarios: dict[str, ScenarioDef]
 
     def sync(self, a: str, b: str) -> SyncDef:

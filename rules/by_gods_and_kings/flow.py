@@ -1,4 +1,9 @@
-"""How a scenario runs on: its steps, a battle's rounds and turns, the end of a battle, a wipe.
+"""How a scenario runs on: its map of areas and their steps, a battle's rounds and turns, the
+end of a battle, a wipe.
+
+**The map**: the party enters the scenario's `start` area and plays its steps in order. When an
+area is done, a single way on is taken at once; several ways on call a route vote (camp.py); an
+area with no way on ends the scenario with its last battle.
 
 Each function changes the state in place (on the copy `apply` made) and runs the game on until
 somebody has a decision to make.
@@ -28,11 +33,14 @@ def attempts(s: BgkState) -> int:
 
 # --- scenario steps ------------------------------------------------------------------------
 def begin_step(s: BgkState, events: list[Event]) -> None:
-    """Play the scenario on from `s.step` until a decision is needed."""
+    """Play the scenario on from `s.step` of the current area until a decision is needed."""
+    if s.step == 0 and not s.visited:
+        enter_area(s, s.scenario_def.start, events)
     while True:
-        if s.step >= len(s.scenario_def.steps):
-            victory(s, events)
-            return
+        if s.step >= len(s.area_def.steps):
+            if not leave_area(s, events):
+                return
+            continue
         step = s.step_def
         if isinstance(step, BattleStep):
             begin_battle(s, events)
@@ -46,6 +54,36 @@ def begin_step(s: BgkState, events: list[Event]) -> None:
             for h in s.living_heroes():
                 heal(s, h, step.heal, events)
         s.step += 1
+
+
+def enter_area(s: BgkState, aid: str, events: list[Event]) -> None:
+    """The party walks into an area: its text is read out (with the objective at the start)."""
+    sc = s.scenario_def
+    area = sc.areas[aid]
+    s.area, s.step, s.votes = aid, 0, {}
+    s.visited.append(aid)
+    text = f"**{area.name}**. {area.text}".strip()
+    if aid == sc.start and len(s.visited) == 1 and sc.objective:
+        text += f"\nObjective: {sc.objective}"
+    events.append(Event(kind="area", text=text, data={"area": aid}))
+
+
+def leave_area(s: BgkState, events: list[Event]) -> bool:
+    """The current area is done: the scenario is won (no way on), the party goes on (one way:
+    True, play on), or every seat votes (several: the route phase)."""
+    area = s.area_def
+    if area.ending:
+        victory(s, events)
+        return False
+    if len(area.next) == 1:
+        enter_area(s, area.next[0], events)
+        return True
+    s.phase, s.votes, s.battle, s.actor = "route", {}, None, None
+    names = ", ".join(s.scenario_def.areas[x].name for x in area.next)
+    events.append(Event(kind="route", text=(
+        f"The way forks: {names}. Every seat votes where the party goes; the most votes win "
+        "(a tie: the first seat's choice)."), data={"choices": list(area.next)}))
+    return False
 
 
 def begin_save(s: BgkState, step: SaveStep, events: list[Event]) -> None:
@@ -306,13 +344,15 @@ def win_battle(s: BgkState, events: list[Event]) -> None:
     events.append(BattleEnded(won=True, step=s.step).event(f"The party wins {step.name}."))
     clear_battle(s, events)
     cat = s.cat
-    if step.loot:
-        s.stash.extend(step.loot)
-        names = ", ".join(cat.items[x].name if x in cat.items else cat.shards[x].name for x in step.loot)
+    held = {sid for h in s.party for sid in [*h.shards, *h.aside]}
+    loot = [x for x in step.loot if x not in held]  # a shard exists once in a game
+    if loot:
+        s.stash.extend(loot)
+        names = ", ".join(cat.items[x].name if x in cat.items else cat.shards[x].name for x in loot)
         events.append(Event(kind="loot", text=f"Loot: {names}. Claim it in camp, or it is lost.",
-                            data={"loot": list(step.loot)}))
+                            data={"loot": list(loot)}))
     s.step += 1
-    if s.step >= len(s.scenario_def.steps):
+    if s.step >= len(s.area_def.steps) and s.area_def.ending:
         victory(s, events)
         return
     s.phase, s.ready = "camp", []
@@ -349,5 +389,6 @@ def restart(s: BgkState) -> None:
     s.party = [independent_copy(h) for h in s.origin]
     s.deck = cards.shuffled(s.rng, s.decks)
     s.discard, s.stash, s.battle, s.step = [], [], None, 0
+    s.area, s.visited, s.votes = "", [], {}
     s.actor, s.played, s.queue, s.spent, s.intent = None, None, [], 0, None
     s.opening, s.saving, s.ready, s.buildings = [], [], [], {}

@@ -6,9 +6,26 @@ from pydantic import BaseModel
 
 from rules.by_gods_and_kings import cards
 from rules.by_gods_and_kings.abilities import ability, hand_abilities
-from rules.by_gods_and_kings.camp import camp_actions, camp_move, make_save, save_actions
+from rules.by_gods_and_kings.camp import (
+    camp_actions,
+    camp_move,
+    make_save,
+    route_actions,
+    save_actions,
+    vote,
+)
+from rules.by_gods_and_kings.campaign import (
+    Character,
+    aside_events,
+    award_experience,
+    characters_out,
+    describe,
+    form_party,
+    kit_choices,
+    new_character,
+)
 from rules.by_gods_and_kings.catalogue import CATALOGUES, cached_catalogue
-from rules.by_gods_and_kings.content import Catalogue, CharacterDef
+from rules.by_gods_and_kings.content import Catalogue, CharacterDef, ScenarioDef
 from rules.by_gods_and_kings.enemy import land
 from rules.by_gods_and_kings.flow import (
     battle_over,
@@ -50,6 +67,8 @@ from rules.core.content import Pinned
 from rules.core.state import independent_copy
 
 MAX_PARTY = 8
+FIRST_SCENARIO = "kobold-warren"
+"""The scenario offered first (the default), when the content has it; the others follow by length."""
 AUTO_PARTY = 4
 TURN_PLANS = {"play": PLAY, "deploy": FIRE, "npc": NPC}
 """The phase whose move is built in steps, and its plan."""
@@ -65,13 +84,18 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
     colour = 0xB8860B
     max_steps = 8_000
     has_private_view = True
+    record_type = Character
+    record_label = "character"
+    records_per_seat = MAX_PARTY
 
     def __init__(self) -> None:
         cat = cached_catalogue()  # validate the content at start-up
         top = min(MAX_PARTY, len(cat.characters))
-        party = [OptionChoice(value="auto", label=f"{AUTO_PARTY} characters, or one per seat if more")]
+        party = [OptionChoice(value="auto", label=f"{AUTO_PARTY} characters, or one per seat, or all "
+                                                  "that are brought if more")]
         party += [OptionChoice(value=str(n), label=f"{n} character{'s' * (n > 1)}") for n in range(1, top + 1)]
-        scenarios = [OptionChoice(value=k, label=v.name) for k, v in cat.scenarios.items()]
+        scenarios = [OptionChoice(value=k, label=f"{v.name} ({_length(v)})") for k, v in
+                     sorted(cat.scenarios.items(), key=lambda kv: (kv[0] != FIRST_SCENARIO, kv[1].shortest()))]
         self.options = [
             OptionSpec(key="party", label="Party size", choices=party, default="auto"),
             OptionSpec(key="scenario", label="Scenario", choices=scenarios, default=scenarios[0].value),
@@ -90,20 +114,50 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
         return self._open(players, options, seed, [])
 
     def start(self, players: list[str], options: dict[str, str], seed: int,
-              records: dict[str, BaseModel] | None = None) -> Outcome:
+              records: dict[str, list[BaseModel]] | None = None) -> Outcome:
         events: list[Event] = []
-        return Outcome(state=self._open(players, options, seed, events), events=events)
+        brought = None
+        if records is not None:
+            brought = {p: [Character.model_validate(r, from_attributes=True) for r in rs]
+                       for p, rs in records.items()}
+        return Outcome(state=self._open(players, options, seed, events, brought), events=events)
+
+    def new_record(self, name: str) -> Character:
+        """A new character: it gets the first starting kit nobody in the party uses."""
+        return Character(name=name)
+
+    def records_out(self, state: BgkState) -> dict[str, list[BaseModel]]:
+        return characters_out(state)
+
+    def record_kinds(self) -> list[OptionChoice]:
+        return [OptionChoice(value=k, label=label[:100]) for k, label in kit_choices(cached_catalogue())]
+
+    def create_record(self, name: str, kind: str | None) -> Character:
+        cat = cached_catalogue()
+        return new_character(cat, name, kind or cat.characters[0].id)
+
+    def describe_record(self, record: BaseModel) -> list[tuple[str, str]]:
+        return describe(cached_catalogue(), Character.model_validate(record, from_attributes=True))
 
     def _open(self, players: list[str], options: dict[str, str], seed: int,
-              events: list[Event]) -> BgkState:
+              events: list[Event], brought: dict[str, list[Character]] | None = None) -> BgkState:
         opts = self.resolve_options(options)
         self.check_players(len(players))
         if len(set(players)) != len(players):
             raise IllegalAction("Every seat needs a different player.")
         version = CATALOGUES.current()
         cat = CATALOGUES.get(version)
-        size = party_size(opts["party"], len(players), cat)
-        party = make_party(cat, players, size)
+        if brought is None:
+            party = make_party(cat, players, party_size(opts["party"], len(players), cat))
+        else:
+            count = sum(len(v) for v in brought.values())
+            if count > MAX_PARTY:
+                raise IllegalAction(f"A party has at most {MAX_PARTY} characters; {count} were brought.")
+            wanted = max(AUTO_PARTY, len(players)) if opts["party"] == "auto" else int(opts["party"])
+            party = form_party(cat, players, brought, min(MAX_PARTY, max(count, wanted)))
+            for h in party:
+                h.hp = hero_base(cat, h, party).hp
+        size = len(party)
         rng = Rng(seed=seed)
         decks = cards.decks_for(size)
         s = BgkState(players=list(players), options=opts, content=version, rng=rng,
@@ -114,6 +168,7 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
         events.append(Event(kind="scenario", text=(
             f"**{scenario.name}**. {scenario.intro} The party ({seats}) shuffles {decks} "
             f"deck{'s' * (decks > 1)} together.").replace("  ", " "), data={"scenario": s.scenario}))
+        events.extend(aside_events(cat, party))
         begin_step(s, events)
         return s
 
@@ -134,6 +189,8 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
             seats = {s.seat_of(u) for u in s.saving}
         elif s.phase == "camp":
             seats = {p for p in s.players if p not in s.ready}
+        elif s.phase == "route":
+            seats = {p for p in s.players if p not in s.votes}
         else:
             assert s.actor is not None
             seats = {s.seat_of(s.actor)}
@@ -185,6 +242,8 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
             return [Action(key="land", label=f"Let {s.unit(s.intent.foe).name}'s blow land", style="primary")]
         if s.phase == "save":
             return save_actions(s, seat)
+        if s.phase == "route":
+            return route_actions(s, seat)
         return camp_actions(s, seat)
 
     def _resolve_actions(self, s: BgkState) -> list[Action]:
@@ -219,7 +278,18 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
         else:
             self._flat(s, player, key, events)
         self._prune(s)
+        self._tally(state, s, events)
         return Outcome(state=s, events=events)
+
+    def _tally(self, before: BgkState, s: BgkState, events: list[Event]) -> None:
+        """Count the battles won in this attempt; when the scenario ends, the shards' experience."""
+        for e in events:
+            if e.kind == "restart":
+                s.battles_won = 0
+            elif e.kind == "battle_end" and e.data.get("won"):
+                s.battles_won += 1
+        if s.phase == "over" and before.phase != "over":
+            award_experience(s, events)
 
     def _finish_plan(self, s: BgkState, seat: str, verb: str, args: dict[str, str],
                      events: list[Event]) -> None:
@@ -254,6 +324,8 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
             end_turn(s, events)
         elif parts[0] == "save":
             make_save(s, parts[1], None if parts[2] == "risk" else parts[2], events)
+        elif parts[0] == "route":
+            vote(s, seat, parts[1], events)
         else:
             camp_move(s, seat, key, events)
             for h in s.party:
@@ -333,6 +405,11 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
     def seat_label(self, state: BgkState, player: str) -> str | None:
         names = [h.name for h in state.heroes_of(player)]
         return ", ".join(names) or None
+
+
+def _length(sc: ScenarioDef) -> str:
+    low, high = sc.shortest(), sc.longest()
+    return f"{low} battle{'s' * (low > 1)}" if low == high else f"{low}-{high} battles"
 
 
 def party_size(option: str, seats: int, cat: Catalogue) -> int:

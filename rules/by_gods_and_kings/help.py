@@ -12,7 +12,7 @@ from rules.core import RulesPage
 
 def rules_pages() -> list[RulesPage]:
     cat = cached_catalogue()
-    return [_idea(), _turn(), _hands(), _enemies(), _damage(), _saves_gear(), _shards(cat),
+    return [_idea(), _campaign(), _turn(), _hands(), _enemies(), _damage(), _saves_gear(), _shards(cat),
             _sync(cat), _rulings()]
 
 
@@ -21,11 +21,10 @@ def _idea() -> RulesPage:
         "A cooperative adventure: a **party** of 1 to 8 characters fights its way through a "
         "**scenario** (battles, dangers that call for saves, rests) with ordinary playing cards and "
         "the **Shards** of the old Gods.\n\n"
-        "**Seats and characters**: the lobby's *Party size* decides how many characters play (by "
-        "default 4, or one per seat when more people sit down). Characters are taken in the order of "
-        "the content's list and dealt round the seats: the first seat controls the 1st, 5th ... "
-        "character with four seats, every character when it sits alone. The first seat is also the "
-        "**administrator**: it plays the NPCs' turns.\n\n"
+        "**Seats and characters**: each person brings their own characters (see *Characters that "
+        "last*); the lobby's *Party size* says how many characters play at least (by default 4, or one "
+        "per seat when more people sit down), and hirelings from the band fill the gap, dealt round "
+        "the seats. The first seat is also the **administrator**: it plays the NPCs' turns.\n\n"
         "**Stats**: HP, DEF, Physical, Magic and SPD, from the character's base values plus its "
         "equipment plus its equipped shards (statuses may lower them).\n\n"
         "**Cards**: one 52-card deck for every two characters (1-2: one, 3-4: two, 5-6: three, 7-8: "
@@ -33,7 +32,13 @@ def _idea() -> RulesPage:
         "out. A card's value is its number; J, Q and K are worth 10, an Ace 1. Hands are face up: "
         "everybody sees everybody's cards, but each player acts for the characters they control.\n\n"
         "**Winning**: clear the scenario's last battle. When every character is down the loot is "
-        "lost and the scenario starts over; the lobby's *Attempts* says how often (3 by default)."))
+        "lost and the scenario starts over; the lobby's *Attempts* says how often (3 by default).\n\n"
+        "**Maps and route votes**: a scenario has one objective and a map of areas, each with its "
+        "own battles, dangers and rests. When the party finishes an area that opens onto more than "
+        "one, every seat votes at the same time for where to go; the area with the most votes wins, "
+        "and on a tie the choice of the first seat (in seat order) among the tied areas decides. An "
+        "area with only one way on leads there without a vote; the area with no way on holds the "
+        "boss, and beating it clears the scenario. A wipe sends the party back to the first area."))
 
 
 def _turn() -> RulesPage:
@@ -155,8 +160,20 @@ def _shards(cat: Catalogue) -> RulesPage:
         "equipped).\n"
         "• **Discard** / **Sacrifice**: spend a card from the hand / the Field, at any moment.\n"
         "• **Flush** / **Straight** / **Three of a Kind**: on your own turn, when the Field holds it.\n\n"
-        "The shards of this content:\n" + "\n".join(lines))
+        + _levels(cat) + "The shards of this content:\n" + "\n".join(lines))
     return RulesPage(title="Shards", body=body[:4000])
+
+
+def _levels(cat: Catalogue) -> str:
+    if not cat.shard_levels:
+        return ""
+    steps = ", ".join(f"level {i + 2} at {need}" for i, need in enumerate(cat.shard_levels))
+    return (
+        "**Levels**: a shard that is equipped when its bearer finishes a scenario gains experience; "
+        f"shards carried unequipped gain none. Every shard starts at level 1 and climbs ({steps} "
+        "experience). Each level above the first makes it stronger in its own way: more damage, "
+        "healing, shielding or revival HP for its abilities, stronger bleeds, poisons and lowered "
+        "stats, and more of its equip stats. The table shows each equipped shard's level.\n\n")
 
 
 def _sync(cat: Catalogue) -> RulesPage:
@@ -191,3 +208,25 @@ def _rulings() -> RulesPage:
         "• A wipe restarts the scenario from its beginning: the party as it entered, full HP, a fresh "
         "shuffle, no loot.\n"
         "• Dead characters keep their hand; their Field is wiped after the battle."))
+
+
+def _campaign() -> RulesPage:
+    return RulesPage(title="Characters that last", body=(
+        "Characters can belong to you and come back game after game, in this server.\n\n"
+        "**Making one**: `/character create` with a name and a starting kit (the kit gives its "
+        "base stats, equipment and shards). `/character view` shows the sheet: each stat and where "
+        "it comes from, what is worn and carried, every shard with its level and experience. "
+        "`/character retire` lets one go for good.\n\n"
+        "**Forming the party**: in the lobby, *Choose character* lets each person bring one or "
+        "several of their characters; without a choice the one used last comes, and somebody with "
+        "none gets a new one, named after them, with the first kit nobody else in the party uses. "
+        "When the party size asks for more characters than were brought, hirelings from the band "
+        "fill it: they fight like the others but nobody keeps them.\n\n"
+        "**One of each shard**: a shard exists once in a game. If two characters at the table own "
+        "the same shard, the one later in the party leaves it aside for this scenario and gets it "
+        "back afterwards; loot never drops a shard somebody in the party already holds.\n\n"
+        "**What is kept** when the scenario ends (cleared or not): loot claimed in camp, the "
+        "equipment worn and carried, and experience for the shards **equipped at the end**: one "
+        "point for each battle won in the last attempt, two more for clearing the scenario. A game "
+        "ended early with `/game end` keeps nothing new. A game left open simply waits: the party "
+        "can stop mid-scenario and go on another day, even after the bot restarts."))

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from rules.by_gods_and_kings import cards
 from rules.by_gods_and_kings.abilities import hand_abilities
+from rules.by_gods_and_kings.content import RestStep
 from rules.by_gods_and_kings.enemy import fighter_abilities
 from rules.by_gods_and_kings.reactions import reaction_refs
 from rules.by_gods_and_kings.state import BgkState, Hero, Npc
@@ -28,7 +29,7 @@ def choose(game: ByGodsAndKings, s: BgkState, seat: str, rng: Rng) -> Action:
     legal = game.legal_actions(s, seat)
     assert legal, f"{seat} has no legal action"
     by_key = {a.key: a for a in legal}
-    pick = _pick(s, seat, legal)
+    pick = _route(s, [a.key for a in legal], rng) if s.phase == "route" else _pick(s, seat, legal)
     if pick is not None and pick in by_key:
         return by_key[pick]
     forward = [a for a in legal if not a.key.endswith(".back")]
@@ -183,6 +184,27 @@ def _use_step(s: BgkState, keys: list[str]) -> str | None:
     if aims:
         return max(aims, key=lambda k: _target_score(s, k.split(":", 1)[1]))
     return next((k for k in keys if k.startswith("use.ability:")), None)
+
+
+# --- the map ----------------------------------------------------------------------------------------
+HURT = 0.6
+"""A party below this share of its HP (all characters together) looks for a rest."""
+
+
+def _route(s: BgkState, keys: list[str], rng: Rng) -> str | None:
+    """A wounded party heads for an area with a rest (else the way with the fewest battles to
+    the end); a healthy one picks any way at random."""
+    ways = [k for k in keys if k.startswith("route:")]
+    if not ways:
+        return None
+    sc = s.scenario_def
+    hp = sum(h.hp for h in s.party) / max(1, sum(max_hp(s, h) for h in s.party))
+    if hp < HURT:
+        def score(key: str) -> tuple[bool, int]:
+            area = sc.areas[key.split(":", 1)[1]]
+            return (any(isinstance(x, RestStep) for x in area.steps), -sc.shortest(key.split(":", 1)[1]))
+        return max(ways, key=score)
+    return rng.choice(ways)
 
 
 # --- saves and camp -----------------------------------------------------------------------------------

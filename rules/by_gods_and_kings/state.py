@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 
 from rules.by_gods_and_kings.catalogue import CATALOGUES
 from rules.by_gods_and_kings.content import (
+    AreaDef,
     BattleStep,
     Catalogue,
     ScenarioDef,
@@ -27,12 +28,13 @@ from rules.core import Rng
 from rules.core.steps import Building
 
 Phase = Literal["opening", "order", "play", "resolve", "deploy", "npc", "enemy", "save", "camp",
-                "over"]
+                "route", "over"]
 """opening: characters and NPCs put their first card on the Field; order: a seat orders
 characters tied on SPD; play: a character plays a card; resolve: it chooses its basic attack
 or its abilities; deploy: it fires its abilities in the order it likes; npc: the
 administrator plays an NPC's turn; enemy: an enemy's blow is announced and the party may
-react before it lands; save: characters make a save; camp: between battles; over."""
+react before it lands; save: characters make a save; camp: between battles; route: an area is
+done and every seat votes where the party goes next; over."""
 
 
 class Status(BaseModel):
@@ -93,6 +95,19 @@ class Hero(Unit):
     bag: list[str] = Field(default_factory=list)
     shards: list[str] = Field(default_factory=list)
     equipped: list[str] = Field(default_factory=list)
+    shard_xp: dict[str, int] = Field(default_factory=dict)
+    """Experience of its shards (shard id -> points; missing: 0), carried between sessions in
+    the character's record; a shard's level comes from it (levels.py)."""
+    record: str | None = None
+    """The name of the saved character this is (None: a character of the band's roster that
+    no record backs, e.g. in simulations)."""
+    aside: list[str] = Field(default_factory=list)
+    """Its shards left aside in this game because an earlier character has them (campaign.py);
+    `aside_equipped`: those of them it had equipped."""
+    aside_equipped: list[str] = Field(default_factory=list)
+    cleared: dict[str, int] = Field(default_factory=dict)
+    """The saved character's past: scenario id -> times cleared; adventures played to the end."""
+    adventures: int = 0
     held: Held | None = None
 
 
@@ -137,8 +152,15 @@ class BgkState(BaseModel):
     """The version of the catalogue this game plays with (`catalogue.CATALOGUES`)."""
     rng: Rng
     scenario: str
+    area: str = ""
+    """The area of the scenario's map the party is in ('' in states saved before maps: the
+    start, a legacy scenario's only area)."""
     step: int = 0
-    """The scenario step being played."""
+    """The step of the area being played."""
+    visited: list[str] = Field(default_factory=list)
+    """The areas entered this attempt, in order (empty until the start is entered)."""
+    votes: dict[str, str] = Field(default_factory=dict)
+    """Route: each seat's vote so far (seat -> area id)."""
     attempt: int = 1
     party: list[Hero]
     origin: list[Hero]
@@ -168,6 +190,8 @@ class BgkState(BaseModel):
     buildings: dict[str, Building] = Field(default_factory=dict)
     """Each seat's move being built (see plans.py)."""
     outcome: Literal["", "victory", "defeat"] = ""
+    battles_won: int = 0
+    """Battles won in this attempt (the shards' experience, campaign.py)."""
 
     # --- content ---------------------------------------------------------------------------
     @property
@@ -179,8 +203,16 @@ class BgkState(BaseModel):
         return self.cat.scenarios[self.scenario]
 
     @property
+    def area_id(self) -> str:
+        return self.area or self.scenario_def.start
+
+    @property
+    def area_def(self) -> AreaDef:
+        return self.scenario_def.areas[self.area_id]
+
+    @property
     def step_def(self) -> ScenarioStep:
-        return self.scenario_def.steps[self.step]
+        return self.area_def.steps[self.step]
 
     @property
     def battle_def(self) -> BattleStep:

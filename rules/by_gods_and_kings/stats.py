@@ -8,6 +8,7 @@ from __future__ import annotations
 from rules.by_gods_and_kings.content import Catalogue, Stats
 from rules.by_gods_and_kings.effects_model import STAT_DOWN
 from rules.by_gods_and_kings.gear import gear_stats, shard_stats
+from rules.by_gods_and_kings.levels import growth_stats
 from rules.by_gods_and_kings.state import BgkState, Foe, Hero, Npc, Unit
 
 BOSS_RANKS = ("boss", "mega_boss")
@@ -30,11 +31,12 @@ def scaled_hp(hp: int, rank: str, party: int) -> int:
 
 
 def hero_base(cat: Catalogue, hero: Hero, party: list[Hero]) -> Stats:
-    """A character's stats without statuses: base + equipment + shards."""
+    """A character's stats without statuses: base + equipment + shards (their levels'
+    growth included)."""
     template = next(c for c in cat.characters if c.id == hero.template)
     others = {sid for h in party if h.id != hero.id for sid in h.equipped}
     return (template.base + gear_stats(cat, hero.loadout)
-            + shard_stats(cat, hero.equipped, hero.loadout, others))
+            + shard_stats(cat, hero.equipped, hero.loadout, others) + growth_stats(cat, hero))
 
 
 def _lowered(stats: Stats, unit: Unit) -> Stats:

@@ -9,6 +9,7 @@ from rules.by_gods_and_kings import cards
 from rules.by_gods_and_kings.abilities import ability
 from rules.by_gods_and_kings.content import SaveStep
 from rules.by_gods_and_kings.enemy import fighter_abilities, numbers
+from rules.by_gods_and_kings.levels import describe_level
 from rules.by_gods_and_kings.state import BgkState, Foe, Hero, Npc
 from rules.by_gods_and_kings.stats import sheet
 
@@ -46,9 +47,17 @@ class UnitView(BaseModel):
     rank: str | None = None
     weapon: str | None = None
     shards: list[str] = []
-    """Equipped shards (names)."""
+    """Equipped shards: 'Shard of Fury (level 2)' (the name alone when the content has no levels)."""
     abilities: list[str] = []
     """Enemies and NPCs: 'threshold: name'."""
+
+
+class RouteView(BaseModel):
+    """A way on from the area just done, and the seats that voted for it."""
+
+    id: str
+    name: str
+    votes: list[str] = []
 
 
 class BgkView(BaseModel):
@@ -59,6 +68,13 @@ class BgkView(BaseModel):
     step: int
     steps: int
     step_name: str
+    objective: str = ""
+    area: str = ""
+    """The name of the area the party is in."""
+    visited: list[str] = []
+    """The names of the areas entered this attempt, in order."""
+    routes: list[RouteView] = []
+    """Route phase: the ways on and who voted for each."""
     attempt: int
     attempts: int
     round: int
@@ -92,7 +108,8 @@ def unit_view(s: BgkState, unit: Hero | Foe | Npc, held_numbers: dict[str, tuple
         out.hands = [cards.HAND_NAMES[k] for k in cards.hands(unit.field)]
         out.held = ability(s, unit.held.ref).name if unit.held else None
         out.weapon = cat.items[unit.loadout.main].name if unit.loadout.main else None
-        out.shards = [cat.shards[x].name for x in unit.equipped]
+        out.shards = [describe_level(cat, unit, x) if cat.shard_levels else cat.shards[x].name
+                      for x in unit.equipped]
     else:
         if isinstance(unit, Npc):
             out.hand = list(unit.hand)
@@ -106,7 +123,7 @@ def prompt(s: BgkState) -> str:
     if s.phase == "over":
         return "The party wins." if s.outcome == "victory" else "The party is defeated."
     actor = s.unit(s.actor).name if s.actor else ""
-    step = s.step_def
+    step = s.step_def if s.step < len(s.area_def.steps) else None
     return {
         "opening": "Each character puts a first card on its Field.",
         "order": "Characters tied on SPD: choose who goes first.",
@@ -117,13 +134,18 @@ def prompt(s: BgkState) -> str:
         "enemy": f"{actor} is about to strike: react with Discard or Sacrifice, or let it land.",
         "save": f"{step.name}: make the save." if isinstance(step, SaveStep) else "Make the save.",
         "camp": "Camp: claim loot, change shards and equipment, then get ready.",
+        "route": "The way forks: every seat votes where the party goes next.",
     }.get(s.phase, "")
 
 
 def build_view(s: BgkState, viewer: str | None, to_act: list[str]) -> BgkView:
     held = {uid: (lo, hi) for uid, lo, hi in numbers(s)} if s.battle is not None else {}
     b = s.battle
-    step = s.step_def if s.step < len(s.scenario_def.steps) else None
+    area = s.area_def
+    step = s.step_def if s.step < len(area.steps) else None
+    areas = s.scenario_def.areas
+    routes = [RouteView(id=aid, name=areas[aid].name, votes=[p for p in s.players if s.votes.get(p) == aid])
+              for aid in area.next] if s.phase == "route" else []
     cat = s.cat
     intent = None
     if s.intent is not None:
@@ -134,8 +156,10 @@ def build_view(s: BgkState, viewer: str | None, to_act: list[str]) -> BgkView:
         intent = f"{foe.name} aims {what} at {s.unit(s.intent.target).name}"
     return BgkView(
         viewer=viewer, controlled=[h.id for h in s.party if h.seat == viewer],
-        phase=s.phase, scenario=s.scenario_def.name, step=s.step, steps=len(s.scenario_def.steps),
+        phase=s.phase, scenario=s.scenario_def.name, step=s.step, steps=len(area.steps),
         step_name=step.name if step is not None else "",
+        objective=s.scenario_def.objective, area=area.name,
+        visited=[areas[x].name for x in s.visited if x in areas], routes=routes,
         attempt=s.attempt, attempts=int(s.options.get("attempts", "3")),
         round=b.round if b else 0, order=list(b.order) if b else [], actor=s.actor, to_act=to_act,
         prompt=prompt(s),

@@ -187,6 +187,8 @@ class Game(ABC, Generic[StateT, ViewT]):
     seat picks one of its owner's records, or a new one."""
     record_label: ClassVar[str] = "record"
     """What a record is called at the table ("character", "deck")."""
+    records_per_seat: ClassVar[int] = 1
+    """How many records one seat may bring (a person running several characters)."""
 
     # --- setup -----------------------------------------------------------
     def resolve_options(self, options: dict[str, str] | None) -> dict[str, str]:
@@ -211,23 +213,38 @@ class Game(ABC, Generic[StateT, ViewT]):
         """A new state for these players (in seat order)."""
 
     def start(self, players: list[str], options: dict[str, str], seed: int,
-              records: dict[str, BaseModel] | None = None) -> Outcome:
+              records: dict[str, list[BaseModel]] | None = None) -> Outcome:
         """A new game with its opening events (rolls for the first player, a faction drawn ...),
         as a move returns them. The front ends call this; the default is `setup` with no
         events, and a game whose opening has something to tell overrides it.
 
         `records`: for games with a `record_type`, what each player brings in (player id ->
-        record; every player has one, a new one when they chose none)."""
+        their records, 1 to `records_per_seat`, in the order chosen; a new one when they chose
+        none)."""
         return Outcome(state=self.setup(players, options, seed))
 
     def new_record(self, name: str) -> BaseModel:
         """A fresh record named `name` (a new character) for games with a `record_type`."""
         raise NotImplementedError(f"{self.name} keeps no records between sessions")
 
-    def records_out(self, state: StateT) -> dict[str, BaseModel]:
-        """What each player takes out of a finished game (player id -> their updated record:
-        experience gained, loot kept). Only for games with a `record_type`; the store saves
-        them for the players' owners."""
+    def record_kinds(self) -> list[OptionChoice]:
+        """What a new record may start as (a starting kit), for `/character create`; [] when
+        there is no choice."""
+        return []
+
+    def create_record(self, name: str, kind: str | None) -> BaseModel:
+        """A new record made on purpose (`/character create`): `kind` is one of `record_kinds`.
+        Raises IllegalAction with a sentence for a kind that does not exist."""
+        return self.new_record(name)
+
+    def describe_record(self, record: BaseModel) -> list[tuple[str, str]]:
+        """The record as (heading, text) sections for `/character view`."""
+        return [("Record", record.model_dump_json()[:1000])]
+
+    def records_out(self, state: StateT) -> dict[str, list[BaseModel]]:
+        """What each player takes out of a finished game (player id -> their updated records,
+        in the order they were brought: experience gained, loot kept). Only for games with a
+        `record_type`; the store saves them for the players' owners."""
         return {}
 
     # --- play ------------------------------------------------------------

@@ -67,7 +67,7 @@ class GuiltyGods(Game[GgState, GgView]):
         return self._open(players, options, seed, [])
 
     def start(self, players: list[str], options: dict[str, str], seed: int,
-              records: dict[str, BaseModel] | None = None) -> Outcome:
+              records: dict[str, list[BaseModel]] | None = None) -> Outcome:
         events: list[Event] = []
         return Outcome(state=self._open(players, options, seed, events), events=events)
 

@@ -28,6 +28,11 @@ COMMANDS = [
     ("game stats", "game", {}),
     ("roll", "dice", {}),
     ("move", "move", {}),
+    ("character create", "name", {"kit": "gilbert"}),
+    ("character create", "kit", {"name": "Ada"}),
+    ("character view", "name", {}),
+    ("character retire", "name", {"confirm": "x"}),
+    ("character retire", "confirm", {"name": "x"}),
 ]
 
 
@@ -73,7 +78,8 @@ async def test_long_text_in_every_option_is_answered_briefly(tmp_path, shape):
             # bounded work: no worse than a few normal calls (a ratio, measured in the same run)
             assert took < 25 * floor + 0.05, f"/{command} {option}: {took * 1000:.1f} ms vs {floor * 1000:.1f} ms"
         # autocomplete sees the raw text too
-        for command, option in (("move", "move"), ("game new", "game")):
+        for command, option in (("move", "move"), ("game new", "game"), ("character create", "kit"),
+                                ("character view", "name")):
             channel = other if command == "move" else CHANNEL
             choices = await h.autocomplete(command, user=ALICE, channel=channel,
                                            options={option: SHAPES[shape]}, focused=option)

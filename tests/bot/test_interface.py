@@ -195,3 +195,26 @@ async def test_a_solo_lobby_has_no_join_or_add_bot(db):
                                options={"game": "deathly-thrones"})).message
         labels = [b["label"] for b in lobby.buttons()]
         assert "Join" not in labels and "Add bot" not in labels and "Start" in labels
+
+
+async def test_forged_record_choices_are_refused(db):
+    """A record menu answer with too many, repeated or foreign names changes nothing."""
+    bot = make_bot(db, seed=3)
+    async with DiscordHarness(bot) as h:
+        await _play_heroes(h, bot, [ALICE])
+        await _play_heroes(h, bot, [ALICE], choose={ALICE: "»new"})
+        lobby = (await h.slash("game new", user=ALICE, channel=CHANNEL,
+                               options={"game": "test-heroes"})).message
+        menu = await h.click(lobby, h.find_button(lobby, "Choose hero"), user=ALICE)
+        cid = menu.message.selects()[0]["custom_id"]
+        assert menu.message.selects()[0].get("max_values", 1) == 1
+        for values, said in ([["alice", "alice 2"], "at most 1 hero"],
+                             [["alice", "alice"], "Pick one of the options"],
+                             [["x"] * 30, "Pick one of the options"],
+                             [["bob's"], "no hero named"]):
+            # a forged interaction: Discord's menu would not send these
+            r = await h._interact(3, {"custom_id": cid, "component_type": 3, "values": values},
+                                  user=ALICE, source=menu.message)
+            assert r.ephemeral and said in r.text(), (values, r.text())
+        session = await bot.service.active_in_channel(CHANNEL)
+        assert session.seat_of_user(ALICE).record is None

@@ -11,24 +11,12 @@ import yaml
 
 from rules.by_gods_and_kings import GAME as G
 from rules.by_gods_and_kings import ByGodsAndKings
-from rules.by_gods_and_kings.catalogue import CATALOGUES, clear_cache, load_catalogue
+from rules.by_gods_and_kings.catalogue import CATALOGUES, load_catalogue
 from rules.by_gods_and_kings.content import RANK_ABILITIES, BattleStep, SaveStep
 from rules.core import ContentError
-from rules.core.content import SHIPPED, set_content_dir
+from rules.core.content import SHIPPED
 
 GAME_DIR = "by-gods-and-kings"
-
-
-@pytest.fixture
-def pack(tmp_path):
-    """A content pack folder for By Gods and Kings; the shipped content again afterwards."""
-    base = tmp_path / GAME_DIR
-    (base / "scenarios").mkdir(parents=True)
-    set_content_dir(tmp_path)
-    clear_cache()
-    yield base
-    set_content_dir(None)
-    clear_cache()
 
 
 def shipped(name: str) -> Any:
@@ -67,13 +55,26 @@ def test_the_shipped_content():
         assert lo <= len(enemy.abilities) <= hi
     assert {e.rank for e in cat.enemies.values()} == {"minion", "mini_boss", "boss", "mega_boss"}
     assert len(cat.characters) == 8
-    [scenario] = cat.scenarios.values()
-    battles = [s for s in scenario.steps if isinstance(s, BattleStep)]
-    assert 2 <= len(battles) <= 3 and any(isinstance(s, SaveStep) for s in scenario.steps)
-    assert any(b.npcs for b in battles)
+    assert len(cat.enemies) >= 22 and len(cat.npcs) >= 3
+    assert {"kobold-warren", "sallow-fen", "hollow-barrow"} <= set(cat.scenarios)
+    warren, fen, barrow = (cat.scenarios[x] for x in ("kobold-warren", "sallow-fen", "hollow-barrow"))
+    assert warren.shortest() == warren.longest() == 3
+    assert 2 <= fen.shortest() and fen.longest() <= 3
+    assert barrow.shortest() >= 6
+    [end] = [a for a in barrow.areas.values() if a.ending]
+    last = end.steps[-1]
+    assert isinstance(last, BattleStep) and cat.enemies[last.enemies[0].enemy].rank == "mega_boss"
+    saves = {s.save for sc in (warren, fen, barrow) for s in sc.steps if isinstance(s, SaveStep)}
+    assert saves == {"agility", "defensive", "magical"}
     owned = [x for c in cat.characters for x in c.shards]
-    owned += [x for b in battles for x in b.loot if x in cat.shards]
-    assert len(owned) == len(set(owned)), "a shard exists once"
+    for scenario in (warren, fen, barrow):
+        assert scenario.objective
+        battles = [s for s in scenario.steps if isinstance(s, BattleStep)]
+        assert any(b.npcs for b in battles) and any(b.loot for b in battles)
+        assert any(isinstance(s, SaveStep) for s in scenario.steps)
+        assert any(len(a.next) > 1 for a in scenario.areas.values()), "the party chooses its way"
+        dropped = [x for b in battles for x in b.loot if x in cat.shards]
+        assert len(owned + dropped) == len(set(owned + dropped)), "a shard exists once"
 
 
 def test_every_status_is_caused_by_some_content():
@@ -133,9 +134,9 @@ def test_a_shard_owned_twice(pack):
 
 def test_a_shard_dropped_as_loot_that_a_character_owns(pack):
     data = shipped("scenarios/kobold-warren.yaml")
-    data["steps"][0]["loot"] = ["flames"]
+    data["areas"]["gallery"]["steps"][1]["loot"] = ["flames"]
     write(pack, "scenarios/kobold-warren.yaml", data)
-    with pytest.raises(ContentError, match=r"kobold-warren.yaml: at steps.0.loot.0: the shard 'flames'"):
+    with pytest.raises(ContentError, match=r"kobold-warren.yaml: at areas.gallery.steps.1.loot.0: the shard 'flames'"):
         load_catalogue()
 
 
@@ -153,10 +154,11 @@ def test_a_dual_wield_without_the_shard(pack):
 
 
 def test_armor_that_raises_physical(pack):
+    at = next(i for i, x in enumerate(shipped("items.yaml")["items"]) if x["id"] == "chain-shirt")
     def change(d):
-        d["items"][11]["stats"] = {"physical": 2}
+        d["items"][at]["stats"] = {"physical": 2}
     text = broken(pack, "items.yaml", change)
-    assert "items.11" in text and "cannot raise physical" in text
+    assert f"items.{at}" in text and "cannot raise physical" in text
 
 
 def test_a_minion_with_two_abilities(pack):
@@ -174,14 +176,14 @@ def test_a_missing_synchronization(pack):
 
 def test_a_scenario_must_end_with_a_battle_and_name_known_enemies(pack):
     data = shipped("scenarios/kobold-warren.yaml")
-    data["steps"] = data["steps"][:2]
+    data["areas"]["hall"]["steps"] = data["areas"]["grotto"]["steps"]
     write(pack, "scenarios/kobold-warren.yaml", data)
     with pytest.raises(ContentError, match="ends with a battle"):
         load_catalogue()
     data = shipped("scenarios/kobold-warren.yaml")
-    data["steps"][2]["enemies"][0]["enemy"] = "dragon"
+    data["areas"]["shaft"]["steps"][1]["enemies"][0]["enemy"] = "dragon"
     write(pack, "scenarios/kobold-warren.yaml", data)
-    with pytest.raises(ContentError, match=r"steps.2.enemies.0.enemy: unknown enemy 'dragon'"):
+    with pytest.raises(ContentError, match=r"areas.shaft.steps.1.enemies.0.enemy: unknown enemy 'dragon'"):
         load_catalogue()
 
 
@@ -194,10 +196,14 @@ def test_the_game_checks_its_content_at_start_up(pack):
 def test_a_pack_may_add_a_scenario(pack):
     data = shipped("scenarios/kobold-warren.yaml")
     data["name"] = "The Short Warren"
-    data["steps"] = data["steps"][:1]
+    data["areas"] = {"mouth": data["areas"]["mouth"]}
+    data["areas"]["mouth"]["next"] = []
     write(pack, "scenarios/short.yaml", data)
     cat = load_catalogue()
-    assert sorted(cat.scenarios) == ["kobold-warren", "short"]
+    assert sorted(cat.scenarios) == ["hollow-barrow", "kobold-warren", "sallow-fen", "short"]
     game = ByGodsAndKings()
     scenario = next(o for o in game.options if o.key == "scenario")
-    assert {c.value for c in scenario.choices} == {"kobold-warren", "short"}
+    assert [c.value for c in scenario.choices] == ["kobold-warren", "short", "sallow-fen", "hollow-barrow"]
+    assert scenario.default == "kobold-warren", "the first scenario comes first, the others by length"
+    assert [c.label for c in scenario.choices][:3] == [
+        "The Kobold Warren (3 battles)", "The Short Warren (1 battle)", "The Sallow Fen (2-3 battles)"]

@@ -1,83 +1,25 @@
-"""By Gods and Kings random playouts: the checks tests/rules/test_playouts.py makes for every
-registered game (this game is registered by the lead later), over party sizes 1 to 8 and seat
-counts, plus the resample guard (only the draw pile's order and the seed are hidden)."""
+"""By Gods and Kings random playouts: the shared checks (tests/support/playout.py) over party
+sizes 1 to 8 and seat counts, plus the resample guard (only the draw pile's order and the seed
+are hidden)."""
 
 from __future__ import annotations
-
-import re
 
 import pytest
 
 from rules.by_gods_and_kings import GAME as G
 from rules.by_gods_and_kings.state import BgkState
-from rules.core import Action, IllegalAction, Rng
+from rules.core import Rng
+from tests.support.playout import playout, replay
 
-KEY = re.compile(r"[A-Za-z0-9_.:\-]{1,64}")
 SEEDS = range(5)
 SEATINGS = [(1, 1), (2, 1), (2, 2), (3, 2), (4, 1), (4, 4), (5, 3), (6, 2), (7, 7), (8, 1), (8, 8)]
 """(party size, seats)."""
 
 
-def _playout(party: int, seats: int, seed: int, options: dict[str, str] | None = None
-             ) -> tuple[BgkState, list[tuple[str, str]]]:
+def _playout(party: int, seats: int, seed: int, options: dict[str, str] | None = None):
     players = [f"p{i}" for i in range(seats)]
-    opts = {"party": str(party), **(options or {})}
-    opening = G.start(players, opts, seed)
-    state = G.setup(players, opts, seed)
-    assert opening.state == state, "start and setup make the same game"
-    assert opening.events and all(e.text for e in opening.events)
-    chooser = Rng(seed=seed * 7919 + party)
-    history: list[tuple[str, str]] = []
-    for _step in range(G.max_steps):
-        G.check_invariants(state)
-        assert state.model_validate_json(state.model_dump_json()) == state
-        assert G.load_state(G.dump_state(state)) == state
-        if G.result(state) is not None:
-            return state, history
-        G.view(state, None)
-        G.view(state, players[-1])
-        required = G.to_act(state)
-        assert required, "a running game must wait for someone"
-        acting = G.acting(state)
-        player = chooser.choice(acting)
-        legal = G.legal_actions(state, player)
-        assert legal, f"{player} is to act but has no legal action"
-        keys = [a.key for a in legal]
-        assert len(set(keys)) == len(keys), f"duplicate action keys: {keys}"
-        assert all(KEY.fullmatch(k) for k in keys), keys
-        labels = [a.label for a in legal]
-        assert len(set(labels)) == len(labels), f"duplicate labels: {labels}"
-        assert all(len(x) <= 80 for x in labels), labels
-        assert all(a.description is None or len(a.description) <= 100 for a in legal)
-        for other in players:
-            if other not in acting:
-                assert G.legal_actions(state, other) == [], f"{other} is not to act but has actions"
-        before = state.model_dump_json()
-        with pytest.raises(IllegalAction):
-            G.apply(state, player, "no-such-action")
-        assert state.model_dump_json() == before
-        action: Action | None
-        if player in required:
-            action = G.auto_action(state, player, chooser) if chooser.randint(0, 2) else chooser.choice(legal)
-        else:
-            action = G.auto_reaction(state, player, chooser)
-            if action is None:
-                if chooser.randint(0, 3):
-                    player = chooser.choice(required)
-                    legal = G.legal_actions(state, player)
-                    keys = [a.key for a in legal]
-                    action = G.auto_action(state, player, chooser)
-                else:
-                    action = chooser.choice(legal)
-        assert action.key in keys
-        out1 = G.apply(state, player, action.key)
-        out2 = G.apply(state, player, action.key)
-        assert state.model_dump_json() == before, "apply changed its input"
-        assert out1.state == out2.state and out1.events == out2.events, "apply is not deterministic"
-        assert all(e.text for e in out1.events)
-        history.append((player, action.key))
-        state = out1.state
-    pytest.fail(f"no end within {G.max_steps} actions")
+    return playout(G, players, {"party": str(party), **(options or {})}, seed,
+                   chooser_seed=seed * 7919 + party)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -89,10 +31,19 @@ def test_random_playout(party, seats, seed):
     assert result.winners in ([], list(final.players))
     assert result.tags["outcome"] in ("victory", "defeat")
     assert len(final.party) == party
-    state = G.setup([f"p{i}" for i in range(seats)], {"party": str(party)}, seed)
-    for player, key in history:
-        state = G.apply(state, player, key).state
-    assert state == final, "replaying (seed, actions) gives the same game"
+    players = [f"p{i}" for i in range(seats)]
+    assert replay(G, players, {"party": str(party)}, seed, history) == final, "replaying gives the same game"
+
+
+@pytest.mark.parametrize("scenario,party,seats,seed", [
+    ("sallow-fen", 1, 1, 0), ("sallow-fen", 4, 3, 1), ("sallow-fen", 8, 8, 2),
+    ("hollow-barrow", 2, 2, 0), ("hollow-barrow", 5, 3, 1)])
+def test_every_scenario_plays_out_with_route_votes(scenario, party, seats, seed):
+    final, history = _playout(party, seats, seed, {"scenario": scenario})
+    assert G.result(final) is not None and final.scenario == scenario
+    assert final.outcome == "defeat" or len(final.visited) >= 3, "a victory went through the map"
+    players = [f"p{i}" for i in range(seats)]
+    assert replay(G, players, {"party": str(party), "scenario": scenario}, seed, history) == final
 
 
 @pytest.mark.parametrize("seed", range(3))

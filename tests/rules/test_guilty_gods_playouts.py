@@ -1,64 +1,21 @@
-"""Guilty Gods random playouts: the checks tests/rules/test_playouts.py makes for every registered
-game (this game is registered by the lead later), and the resample guard on hidden cards."""
+"""Guilty Gods random playouts: the shared checks (tests/support/playout.py) with each deck
+choice, and the resample guard on hidden cards."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
-from rules.core import Action, IllegalAction, Rng
+from rules.core import Rng
 from rules.guilty_gods import GAME as G
 from rules.guilty_gods.state import GgState
+from tests.support.playout import playout, replay
 
-KEY = re.compile(r"[A-Za-z0-9_.:\-]{1,64}")
 SEEDS = range(16)
 OPTIONS = [{}, {"decks": "lilium-umbra"}, {"decks": "umbra-lilium"}]
 
 
-def _playout(seed: int, options: dict[str, str]) -> tuple[GgState, list[tuple[str, str]]]:
-    players = ["p0", "p1"]
-    opening = G.start(players, options, seed)
-    state = G.setup(players, options, seed)
-    assert opening.state == state, "start and setup make the same game"
-    assert all(e.text for e in opening.events)
-    chooser = Rng(seed=seed * 7919 + 2)
-    history: list[tuple[str, str]] = []
-    for _step in range(G.max_steps):
-        G.check_invariants(state)
-        assert state.model_validate_json(state.model_dump_json()) == state
-        assert G.load_state(G.dump_state(state)) == state
-        if G.result(state) is not None:
-            return state, history
-        required = G.to_act(state)
-        assert required, "a running game must wait for someone"
-        acting = G.acting(state)
-        player = chooser.choice(acting)
-        legal = G.legal_actions(state, player)
-        assert legal, f"{player} is to act but has no legal action"
-        keys = [a.key for a in legal]
-        assert len(set(keys)) == len(keys), f"duplicate action keys: {keys}"
-        assert all(KEY.fullmatch(k) for k in keys), keys
-        labels = [a.label for a in legal]
-        assert len(set(labels)) == len(labels), f"duplicate labels: {labels}"
-        assert all(len(x) <= 80 for x in labels)
-        assert all(a.description is None or len(a.description) <= 100 for a in legal)
-        for other in players:
-            if other not in acting:
-                assert G.legal_actions(state, other) == [], f"{other} is not to act but has actions"
-        before = state.model_dump_json()
-        with pytest.raises(IllegalAction):
-            G.apply(state, player, "no-such-action")
-        assert state.model_dump_json() == before
-        action: Action = G.auto_action(state, player, chooser) if chooser.randint(0, 2) else chooser.choice(legal)
-        assert action.key in keys
-        out1 = G.apply(state, player, action.key)
-        out2 = G.apply(state, player, action.key)
-        assert state.model_dump_json() == before, "apply changed its input"
-        assert out1.state == out2.state and out1.events == out2.events, "apply is not deterministic"
-        history.append((player, action.key))
-        state = out1.state
-    pytest.fail(f"no end within {G.max_steps} actions")
+def _playout(seed: int, options: dict[str, str]):
+    return playout(G, ["p0", "p1"], options, seed, chooser_seed=seed * 7919 + 2)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -73,10 +30,7 @@ def test_random_playout(seed, options):
         assert final.seats[loser].gnosis == 0
     else:
         assert not final.seats[loser].deck and not final.has_attack(loser)
-    state = G.setup(["p0", "p1"], options, seed)
-    for player, key in history:
-        state = G.apply(state, player, key).state
-    assert state == final, "replaying (seed, actions) gives the same game"
+    assert replay(G, ["p0", "p1"], options, seed, history) == final, "replaying gives the same game"
 
 
 def test_purely_random_players_finish_too():

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 import rules
-from rules.core import Action, IllegalAction, Rng
+from rules.core import Rng
+from tests.support.playout import playout, replay
 
 SEEDS = range(12)
 
@@ -23,74 +24,14 @@ CASES = [
 ]
 
 
-def _playout(game, n: int, seed: int):
-    players = [f"p{i}" for i in range(n)]
-    opening = game.start(players, {}, seed)
-    state = game.setup(players, {}, seed)
-    assert opening.state == state, "start and setup make the same game"
-    assert all(e.text for e in opening.events)
-    chooser = Rng(seed=seed * 7919 + n)
-    history: list[tuple[str, str, str | None]] = []
-    for _step in range(game.max_steps):
-        game.check_invariants(state)
-        assert state.model_validate_json(state.model_dump_json()) == state
-        if game.result(state) is not None:
-            return state, history
-        required = game.to_act(state)
-        assert required, "a running game must wait for someone"
-        acting = game.acting(state)
-        player = chooser.choice(acting)
-        legal = game.legal_actions(state, player)
-        assert legal, f"{player} is to act but has no legal action"
-        keys = [a.key for a in legal]
-        assert len(set(keys)) == len(keys), f"duplicate action keys: {keys}"
-        assert all(len(k) <= 64 for k in keys)
-        labels = [a.label for a in legal]
-        assert len(set(labels)) == len(labels), f"duplicate labels: {labels}"
-        for other in players:
-            if other not in acting:  # only required players and those who may react have actions
-                assert game.legal_actions(state, other) == [], f"{other} is not to act but has actions"
-        # an illegal key changes nothing
-        before = state.model_dump_json()
-        with pytest.raises(IllegalAction):
-            game.apply(state, player, "no-such-action")
-        assert state.model_dump_json() == before
-        # mostly the automatic player, sometimes a random legal action; a reaction when it wants
-        action: Action | None
-        if player in required:
-            action = game.auto_action(state, player, chooser) if chooser.randint(0, 2) else chooser.choice(legal)
-        else:
-            action = game.auto_reaction(state, player, chooser)
-            if action is None:
-                if chooser.randint(0, 3):
-                    player = chooser.choice(required)
-                    legal = game.legal_actions(state, player)
-                    keys = [a.key for a in legal]
-                    action = game.auto_action(state, player, chooser)
-                else:
-                    action = chooser.choice(legal)
-        assert action.key in keys
-        text = "A line of story." if action.text_prompt else None
-        out1 = game.apply(state, player, action.key, text)
-        out2 = game.apply(state, player, action.key, text)
-        assert state.model_dump_json() == before, "apply changed its input"
-        assert out1.state == out2.state and out1.events == out2.events, "apply is not deterministic"
-        history.append((player, action.key, text))
-        state = out1.state
-    pytest.fail(f"{game.id} did not end within {game.max_steps} actions")
-
-
 @pytest.mark.parametrize("game_id,n,seed", CASES)
 def test_random_playout(game_id, n, seed):
     game = rules.get_game(game_id)
-    final, history = _playout(game, n, seed)
+    players = [f"p{i}" for i in range(n)]
+    final, history = playout(game, players, {}, seed)
     result = game.result(final)
     assert set(result.winners) <= set(game.players(final))
-    # replaying (seed, actions) gives the same game
-    state = game.setup([f"p{i}" for i in range(n)], {}, seed)
-    for player, key, text in history:
-        state = game.apply(state, player, key, text).state
-    assert state == final
+    assert replay(game, players, {}, seed, history) == final, "replaying (seed, actions) gives the same game"
 
 
 RECORD_GAMES = [gid for gid, game in sorted(rules.GAMES.items()) if game.record_type is not None]
@@ -103,7 +44,7 @@ def test_records_carry_over_across_two_sessions(game_id):
     game = rules.get_game(game_id)
     players = [f"p{i}" for i in range(game.min_players)]
     assert game.record_type is not None
-    records = {p: game.new_record(f"hero {p}") for p in players}
+    records = {p: [game.new_record(f"hero {p}")] for p in players}
     kept: dict = {}
     for session in range(2):
         state = game.start(players, {}, 40 + session, records=records).state
@@ -114,7 +55,9 @@ def test_records_carry_over_across_two_sessions(game_id):
             player = chooser.choice(game.to_act(state))
             state = game.apply(state, player, game.auto_action(state, player, chooser).key).state
         out = game.records_out(state)
-        assert set(out) == set(players) and all(isinstance(r, game.record_type) for r in out.values())
-        records = {p: game.record_type.model_validate_json(r.model_dump_json()) for p, r in out.items()}
+        assert set(out) == set(players)
+        assert all(len(rs) == 1 and isinstance(rs[0], game.record_type) for rs in out.values())
+        records = {p: [game.record_type.model_validate_json(r.model_dump_json()) for r in rs]
+                   for p, rs in out.items()}
         kept[session] = records
     assert kept[0] != kept[1], "the second session changed the records it was given"

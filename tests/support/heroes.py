@@ -54,7 +54,7 @@ class Heroes(Game):
         return self.start(players, options, seed).state
 
     def start(self, players, options, seed, records=None):
-        heroes = {p: Hero.model_validate((records or {}).get(p) or Hero(name=p), from_attributes=True)
+        heroes = {p: Hero.model_validate(((records or {}).get(p) or [Hero(name=p)])[0], from_attributes=True)
                   for p in players}
         state = HeroesState(players=list(players), heroes=heroes, rng=Rng(seed=seed))
         shown = ", ".join(f"{who(p)} with {h.name} (level {h.level})" for p, h in heroes.items())
@@ -96,7 +96,7 @@ class Heroes(Game):
         out = {}
         for p, hero in s.heroes.items():
             gain = 1 + (2 if result is not None and p in result.winners else 0)
-            out[p] = hero.model_copy(update={"xp": hero.xp + gain, "games": hero.games + 1})
+            out[p] = [hero.model_copy(update={"xp": hero.xp + gain, "games": hero.games + 1})]
         return out
 
     def auto_action(self, state, player, rng):
