@@ -177,13 +177,15 @@ class Table:
         return (first - t0) if first is not None else (time.perf_counter() - t0)
 
 
-async def latency(samples: int, sessions: int) -> tuple[list[float], list[float]]:
+async def latency(samples: int, sessions: int,
+                  database: str | None = None) -> tuple[list[float], list[float]]:
     from tests.support.discord_harness import DiscordHarness
 
     with tempfile.TemporaryDirectory() as tmp:
         channels = tuple(3000 + i for i in range(sessions))
         members = {100 + i: f"Player {i}" for i in range(2 * sessions)}
-        settings = Settings(database_path=Path(tmp) / "bench.db", discord_token="x")
+        settings = Settings(database_path=Path(tmp) / "bench.db", database_url=database,
+                            discord_token="x")
         bot = build_bot(settings, run_timers=False)
         async with DiscordHarness(bot, channel_ids=channels, members=members) as h:
             tables = [Table(h, ch, [100 + 2 * i, 101 + 2 * i]) for i, ch in enumerate(channels)]
@@ -237,6 +239,28 @@ async def commit_cost(commits: int) -> dict[str, float]:
     return {mode: statistics.median(v) for mode, v in out.items()}
 
 
+def compare_backends(database: str, samples: int) -> int:
+    """One action's median and p99 on SQLite, then on `database` (or a throwaway PostgreSQL)."""
+    server = None
+    if database == "throwaway":
+        from tests.support import postgres
+
+        server, reason = postgres.find(durable=True)  # fsync on, as in production
+        if server is None:
+            print(f"No throwaway PostgreSQL: {reason}", file=sys.stderr)
+            return 2
+        database = asyncio.run(server.new_database())
+    try:
+        for name, target in (("sqlite", None), ("postgresql", database)):
+            single, _ = asyncio.run(latency(samples, 1, target))
+            print(f"action latency on {name}, 1 session ({len(single)} actions): median "
+                  f"{statistics.median(single) * 1000:.2f} ms, p99 {pct(single, 0.99) * 1000:.2f} ms")
+    finally:
+        if server is not None:
+            server.stop()
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n")[0])
     parser.add_argument("--samples", type=int, default=300)
@@ -247,10 +271,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="automatic games timed per game and player count (extrapolated to 10,000)")
     parser.add_argument("--size-games", type=int, default=2,
                         help="automatic games searched for the largest state per game")
+    parser.add_argument("--database", metavar="URL",
+                        help="compare one action's latency on SQLite and on this (empty) database "
+                             "instead of the whole benchmark; `throwaway` starts a PostgreSQL "
+                             "server for the run (tests/support/postgres.py)")
     args = parser.parse_args(argv)
     if BENCH_GAME not in rules.GAMES:
         print(f"{BENCH_GAME} is not installed", file=sys.stderr)
         return 2
+    if args.database:
+        return compare_backends(args.database, args.samples)
     single, concurrent = asyncio.run(latency(args.samples, args.sessions))
     ms = 1000
     cost = asyncio.run(commit_cost(args.commits))

@@ -1,6 +1,7 @@
 """python -m bot (or `pantheon`): run the Discord bot.
 python -m bot play GAME ...: a game in the terminal (the local table; play --help for options).
-python -m bot health: whether the running bot is connected (reads HEARTBEAT_PATH)."""
+python -m bot health: whether the running bot is connected (reads HEARTBEAT_PATH).
+python -m bot migrate --to postgresql://...: copy the data into PostgreSQL (migrate --help)."""
 
 from __future__ import annotations
 
@@ -114,6 +115,10 @@ def main(argv: list[str] | None = None) -> int:
     if problem:
         print(problem, file=sys.stderr)
         return 2
+    if argv and argv[0] == "migrate":
+        from bot.migrate import main as migrate
+
+        return asyncio.run(migrate(argv[1:], settings.database))
     if argv and argv[0] == "play":
         from bot.local import main as play
 
@@ -165,7 +170,7 @@ async def _run(settings: Settings) -> int:
     from bot.store import Store, StoreError
 
     try:  # before logging in, so a bad path is told plainly and without touching the network
-        store = await Store.open(settings.database_path)
+        store = await Store.open(settings.database)
     except StoreError as exc:
         print(f"Cannot open the database: {exc}", file=sys.stderr)
         return 2

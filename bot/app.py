@@ -41,8 +41,12 @@ class PantheonBot(commands.Bot):
                  store: Store | None = None):
         intents = discord.Intents.none()
         intents.guilds = True  # channel and thread names; no privileged intents are needed
+        shards: dict[str, Any] = {}
+        if isinstance(self, discord.AutoShardedClient):  # ShardedPantheonBot: SHARD_COUNT is set
+            shards = {"shard_count": settings.shard_count, "shard_ids": settings.shards}
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
-                         help_command=None, allowed_mentions=discord.AllowedMentions.none())
+                         help_command=None, allowed_mentions=discord.AllowedMentions.none(),
+                         **shards)
         self.settings = settings
         self.clock = clock
         self.seed_source = seed_source
@@ -57,8 +61,12 @@ class PantheonBot(commands.Bot):
         if self.settings.content_dir:
             set_content_dir(self.settings.content_dir)
         if self.store is None:
-            self.store = await Store.open(self.settings.database_path)
+            self.store = await Store.open(self.settings.database)
         self.service = SessionService(self.store, clock=self.clock, seed_source=self.seed_source)
+        # which turn timers are this process's when several share a database (service/timers.py)
+        self.service.shard_count = self.settings.shard_count
+        self.service.shard_ids = self.settings.shards
+        self.service.lease = self.settings.worker_lease_seconds
         self.controller = Controller(self, self.service)
         await self.add_cog(GameCog(self, self.controller))
         await self.add_cog(DiceCog(self, seed_source=self.seed_source))
@@ -132,10 +140,23 @@ class PantheonBot(commands.Bot):
             except (asyncio.CancelledError, Exception):
                 pass
         await super().close()
+        if self.store is not None and self.service is not None and self.run_timers:
+            try:  # the other processes take over this one's guilds' timers at once
+                await self.service.stop_timers()
+            except Exception:
+                log.exception("giving back the turn timers")
         if self.store is not None:
             await self.store.close()
             self.store = None
 
 
+class ShardedPantheonBot(PantheonBot, commands.AutoShardedBot):
+    """The same bot on discord.py's AutoShardedBot: the shards SHARD_IDS of SHARD_COUNT, each its
+    own gateway connection in this one process (README: Running at scale)."""
+
+
 def build_bot(settings: Settings | None = None, **kwargs) -> PantheonBot:
-    return PantheonBot(settings or Settings(), **kwargs)
+    settings = settings or Settings()
+    if settings.shard_count is not None:
+        return ShardedPantheonBot(settings, **kwargs)
+    return PantheonBot(settings, **kwargs)

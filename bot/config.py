@@ -4,8 +4,26 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def parse_shard_ids(text: str) -> list[int]:
+    """`0-3`, `4,5,6` or `0-1,4`: the shard ids listed, in order, without repeats."""
+    out: list[int] = []
+    for part in text.replace(" ", "").split(","):
+        if not part:
+            continue
+        first, sep, last = part.partition("-")
+        if not first.isdigit() or (sep and not last.isdigit()):
+            raise ValueError(f"SHARD_IDS must look like 0-3 or 0,2,5; got {text!r}")
+        low, high = int(first), int(last) if sep else int(first)
+        if high < low:
+            raise ValueError(f"SHARD_IDS: {part} goes backwards")
+        out += [i for i in range(low, high + 1) if i not in out]
+    if not out:
+        raise ValueError("SHARD_IDS lists no shard")
+    return out
 
 
 class Settings(BaseSettings):
@@ -16,6 +34,9 @@ class Settings(BaseSettings):
     )
 
     discord_token: str = Field(default="", description="The bot's token from the developer portal.")
+    database_url: str | None = Field(
+        default=None, description="The database: sqlite:///path/to/file.db or "
+        "postgresql://user:password@host:5432/name. Unset: the SQLite file DATABASE_PATH.")
     database_path: Path = Field(default=Path("data/pantheon.db"))
     dev_guild_id: int | None = Field(
         default=None, description="Sync slash commands to this guild only (instant, for development)."
@@ -28,3 +49,45 @@ class Settings(BaseSettings):
     timer_poll_seconds: float = Field(
         default=15.0, description="Longest sleep between two checks of turn timers."
     )
+    shard_count: int | None = Field(
+        default=None, ge=1, description="Shards of the whole bot (all processes together). "
+        "Unset: one process, one connection, discord.py's plain client.")
+    shard_ids: str | None = Field(
+        default=None, description="The shards this process runs (`0-3`, `0,2`); unset with "
+        "SHARD_COUNT: all of them.")
+    worker_lease_seconds: float = Field(
+        default=60.0, gt=0, description="A process not seen for this long is gone: another "
+        "takes over its guilds' turn timers (and the timers it had claimed).")
+
+    @field_validator("database_url")
+    @classmethod
+    def _known_scheme(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("sqlite:///", "postgresql://",
+                                                        "postgres://")):
+            raise ValueError("DATABASE_URL must start with sqlite:/// or postgresql://")
+        return value
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        ids = self.shards
+        if ids is not None and self.shard_count is not None:
+            bad = [i for i in ids if i >= self.shard_count]
+            if bad:
+                raise ValueError(f"SHARD_IDS {bad} are not below SHARD_COUNT={self.shard_count}")
+        if self.shard_ids is not None and self.shard_count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT")
+        return self
+
+    @property
+    def database(self) -> str | Path:
+        """What `Store.open` takes: DATABASE_URL when set, else the file DATABASE_PATH."""
+        return self.database_url or self.database_path
+
+    @property
+    def shards(self) -> list[int] | None:
+        """The shard ids this process runs; None when not sharded."""
+        if self.shard_count is None:
+            return None
+        if self.shard_ids is None:
+            return list(range(self.shard_count))
+        return parse_shard_ids(self.shard_ids)

@@ -33,7 +33,7 @@ def _ask(prompt: str) -> str:
 
 
 async def play(args: argparse.Namespace, settings: Settings, ask=_ask, out=print) -> int:
-    store = await Store.open(settings.database_path)
+    store = await Store.open(settings.database)
     seed = args.seed
     svc = SessionService(store, seed_source=(lambda: seed) if seed is not None else new_seed)
     try:

@@ -6,6 +6,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import os
+import secrets
+import socket
 import time
 import weakref
 from collections.abc import AsyncIterator, Callable
@@ -137,6 +140,12 @@ class ServiceBase:
         # In-process optimisation only: the version compare-and-swap is the guarantee.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._kept: set[tuple[str, str]] = set()  # content versions already in the database
+        # Turn timers shared with other processes (bot/service/timers.py): this process's name,
+        # its shards (None: not sharded), how long a claim or a silent process lasts.
+        self.worker = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        self.shard_count: int | None = None
+        self.shard_ids: list[int] | None = None
+        self.lease = 60.0
 
     # --- plumbing ---------------------------------------------------------------
     @asynccontextmanager
@@ -209,6 +218,13 @@ class ServiceBase:
         if session.status != "lobby":
             raise ServiceError("This game has finished.")
 
+    @staticmethod
+    def _require_active(session: Session) -> None:
+        if session.status == "lobby":
+            raise ServiceError("This game has not started yet.")
+        if session.status != "active":
+            raise ServiceError("This game has finished.")
+
     def _playing_seat(self, session: Session, user_id: int) -> Seat:
         """The person's seat in a running game (ServiceError, NotSeated otherwise)."""
         self._require_active(session)
@@ -216,13 +232,6 @@ class ServiceBase:
         if seat is None:
             raise NotSeated()
         return seat
-
-    @staticmethod
-    def _require_active(session: Session) -> None:
-        if session.status == "lobby":
-            raise ServiceError("This game has not started yet.")
-        if session.status != "active":
-            raise ServiceError("This game has finished.")
 
     def _busy(self, existing: Session) -> ServiceError:
         name = GAMES[existing.game_id].name if existing.game_id in GAMES else existing.game_id

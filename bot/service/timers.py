@@ -1,4 +1,13 @@
-"""Turn timers: reminders, and the automatic player taking turns whose time ran out."""
+"""Turn timers: reminders, and the automatic player taking turns whose time ran out.
+
+Several processes may share one database (sharded bots on PostgreSQL). Each due timer is then
+handled by exactly one of them: a process first claims the due sessions it will handle
+(`Store.claim_timers`: one UPDATE ... RETURNING over rows nobody holds, with FOR UPDATE SKIP
+LOCKED on PostgreSQL) and gives its claims back when done. A sharded process claims the
+sessions of its own shards' guilds, and those of shards no live process serves (each process
+writes a heartbeat row; one not seen for `lease` seconds is gone), so a dead process's guilds are
+taken over. The expiry itself is also a version compare-and-set, like every move.
+"""
 
 from __future__ import annotations
 
@@ -14,16 +23,44 @@ from bot.service.base import (
     log,
 )
 from bot.service.commit import CommitService
+from bot.store.base import TimedRow
 from rules.core.game import Event, who
 
 
 class TimerService(CommitService):
+    # --- which timers are this process's ---------------------------------------------------
+    async def handled_shards(self, now: float) -> list[int] | None:
+        """The shards whose timers this process handles: its own, and those no live process
+        serves. None: not sharded (every timer)."""
+        if self.shard_count is None:
+            return None
+        own = set(self.shard_ids if self.shard_ids is not None else range(self.shard_count))
+        covered: set[int] = set()
+        for name, count, ids in await self.store.live_workers(now - self.lease):
+            if name != self.worker and count == self.shard_count and ids:
+                covered.update(ids)
+        return sorted(own | (set(range(self.shard_count)) - covered))
+
+    async def claim_due(self) -> list[TimedRow]:
+        """Claim the due timers this process handles (see the module's docstring)."""
+        now = self.clock()
+        if self.shard_count is not None:
+            await self.store.beat(self.worker, now, shard_count=self.shard_count,
+                                  shard_ids=self.shard_ids)
+        shards = await self.handled_shards(now)
+        return await self.store.claim_timers(self.worker, now, now + self.lease, shards=shards,
+                                             shard_count=self.shard_count or 1)
+
+    async def stop_timers(self) -> None:
+        """This process stops: its claims and its shards go to the others at once."""
+        await self.store.forget_worker(self.worker)
+
     # --- timers -------------------------------------------------------------------
     async def due_reminders(self) -> list[Session]:
         """Active sessions whose reminder is due (and not sent), before their deadline."""
         now = self.clock()
         out = []
-        for sid, deadline, remind_at, reminded in await self.store.timed_sessions(due_by=now):
+        for sid, deadline, remind_at, reminded in await self.claim_due():
             if not reminded and remind_at is not None and remind_at <= now < deadline:
                 session = await self.store.load(sid)
                 if session is None:
@@ -46,18 +83,21 @@ class TimerService(CommitService):
         """The automatic player takes the turns whose time ran out."""
         now = self.clock()
         out = []
-        for sid, deadline, _, _ in await self.store.timed_sessions(due_by=now):
-            if deadline > now:
-                continue
-            try:
-                result = await self._expire(sid, now)
-            except ServiceError:
-                continue  # another process moved it on first
-            except Exception:
-                log.exception("session %s: the turn timer failed", sid)
-                continue
-            if result is not None:
-                out.append(result)
+        try:
+            for sid, deadline, _, _ in await self.claim_due():
+                if deadline > now:
+                    continue
+                try:
+                    result = await self._expire(sid, now)
+                except ServiceError:
+                    continue  # another process moved it on first
+                except Exception:
+                    log.exception("session %s: the turn timer failed", sid)
+                    continue
+                if result is not None:
+                    out.append(result)
+        finally:
+            await self.store.release_timers(self.worker)
         return out
 
     async def _expire(self, session_id: int, now: float) -> ActResult | None:

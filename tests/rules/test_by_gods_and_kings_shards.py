@@ -27,7 +27,7 @@ from rules.by_gods_and_kings.turn import fire
 from rules.by_gods_and_kings.view import build_view
 from rules.core import ContentError, Event
 from tests.rules.test_by_gods_and_kings import battle_state, put, skip_opening
-from tests.rules.test_by_gods_and_kings_content import broken, pack  # noqa: F401 (a fixture)
+from tests.rules.test_by_gods_and_kings_content import broken
 
 CAT = cached_catalogue()
 CASES = [(sid, ab.trigger) for sid, sh in CAT.shards.items() for ab in sh.abilities]
@@ -335,34 +335,34 @@ def test_the_rules_pages_explain_levels():
 
 
 # --- validation ---------------------------------------------------------------------------------
-def test_levels_must_increase(pack):  # noqa: F811
+def test_levels_must_increase(pack):
     text = broken(pack, "shards.yaml", lambda d: d.update(levels=[5, 5, 9]))
     assert "shards.yaml" in text and "at levels" in text and "must be more than" in text
 
 
-def test_levels_must_be_positive(pack):  # noqa: F811
+def test_levels_must_be_positive(pack):
     text = broken(pack, "shards.yaml", lambda d: d.update(levels=[0, 4]))
     assert "at levels" in text and "at least 1" in text
 
 
-def test_growth_of_power_needs_an_amount_to_raise(pack):  # noqa: F811
+def test_growth_of_power_needs_an_amount_to_raise(pack):
     at = list(CAT.shards).index("cunning")
     text = broken(pack, "shards.yaml", lambda d: d["shards"][at].update(growth={"power": 2}))
     assert f"at shards.{at}" in text and "growth.power" in text
 
 
-def test_growth_of_status_needs_a_status_amount(pack):  # noqa: F811
+def test_growth_of_status_needs_a_status_amount(pack):
     at = list(CAT.shards).index("storms")
     text = broken(pack, "shards.yaml", lambda d: d["shards"][at].update(growth={"status": 1}))
     assert f"at shards.{at}" in text and "growth.status" in text
 
 
-def test_growth_that_raises_nothing(pack):  # noqa: F811
+def test_growth_that_raises_nothing(pack):
     text = broken(pack, "shards.yaml", lambda d: d["shards"][0].update(growth={"power": 0}))
     assert "at shards.0.growth" in text and "raises nothing" in text
 
 
-def test_content_without_levels_keeps_every_shard_at_level_1(pack):  # noqa: F811
+def test_content_without_levels_keeps_every_shard_at_level_1(pack):
     from tests.rules.test_by_gods_and_kings_content import shipped, write
     data = shipped("shards.yaml")
     del data["levels"]
@@ -379,7 +379,7 @@ def test_every_pair_of_elements_has_a_synchronization():
     assert len(pairs) == len(CAT.elements) * (len(CAT.elements) + 1) // 2
 
 
-def test_an_unknown_element_of_a_shard(pack):  # noqa: F811
+def test_an_unknown_element_of_a_shard(pack):
     at = list(CAT.shards).index("gale")
     with pytest.raises(ContentError, match=rf"shards.yaml: at shards.{at}.element: unknown element 'aether'"):
         from tests.rules.test_by_gods_and_kings_content import shipped, write

@@ -498,7 +498,14 @@ class DiscordHarness:
 
         await bot.setup_hook()  # tasks it starts are the bot's background jobs: never awaited
         bot_user = P.user(self.bot_user_id, "pantheon", bot=True)
-        await self.feed("READY", P.ready(bot_user, [self.guild_id], self.application_id))
+        ready = P.ready(bot_user, [self.guild_id], self.application_id)
+        if isinstance(bot, discord.AutoShardedClient):  # one READY per shard this process runs
+            state.shard_count = bot.shard_count = bot.shard_count or 1  # as launch_shards() does
+            state.shard_ids = bot.shard_ids or range(bot.shard_count)
+            for shard_id in state.shard_ids:
+                await self.feed("READY", ready | {"shard": [shard_id, bot.shard_count]})
+        else:
+            await self.feed("READY", ready)
         members = [P.member(uid, name) for uid, name in self.members.items()]
         members.append(P.member(self.bot_user_id, "pantheon") | {"user": bot_user})
         channels = [c for c in self._guild_channels.values() if c["type"] != 11]

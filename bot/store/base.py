@@ -1,28 +1,25 @@
-"""Pantheon's storage: sessions, seats, the action log, message ids and results, in SQLite.
+"""The `Store` interface and the queries both databases share.
 
-One `Store` holds one aiosqlite connection (WAL, synchronous=FULL: a move the player was
-told about is on disk before the answer, and survives a power loss). Everything the
-bot must remember lives here, never only in process memory. The SQL is kept portable
-(`RETURNING`, `ON CONFLICT ... DO UPDATE`, partial indexes: PostgreSQL has them all), so
-that a PostgreSQL store with the same methods could replace this one; only the DDL
-column types and the `?` placeholders would change.
+A store is opened from one setting (`Store.open("data/pantheon.db")`, `"sqlite:///..."` or
+`"postgresql://..."`). Every method below is written once, in the SQL SQLite and PostgreSQL
+share (`RETURNING`, `ON CONFLICT ... DO UPDATE`, partial indexes) with `?` placeholders; an
+implementation supplies only the connection handling: `_fetch` (a read of committed data),
+`_write` (one statement, its own transaction) and `_transaction` (several statements at once),
+and says which error is the one-game-per-channel index refusing a second game.
 
-Exactly-once: `save` is a compare-and-swap on the session's version, in the same
-transaction as the log rows; a second process that loaded the same version gets
-`False` and writes nothing.
+Exactly-once: `save` is a compare-and-swap on the session's version, in the same transaction
+as the log rows; a second process that loaded the same version gets `False` and writes nothing.
+Turn timers are claimed by one process at a time (`claim_timers`), so a reminder is sent once
+even when several processes share the database.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-import sqlite3
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
-from typing import Any
-
-import aiosqlite
+from typing import Any, Protocol
 
 from bot.models import LogEntry, RecordRow, ResultRow, Seat, Session
 from rules.core.game import Event
@@ -34,106 +31,7 @@ DEFAULT_DB_PATH = Path("data/pantheon.db")
 TABLE_TARGET = "#table"
 """The `messages.target` of a session's table message (other targets are player ids)."""
 
-# Each step moves the schema from version i to i + 1 (PRAGMA user_version). Append new
-# steps; never edit a step that has shipped.
-MIGRATIONS: list[list[str]] = [
-    [  # 1: sessions, seats, the action log
-        """CREATE TABLE sessions (
-            id INTEGER PRIMARY KEY,
-            guild_id BIGINT,
-            channel_id BIGINT NOT NULL,
-            game_id TEXT NOT NULL,
-            status TEXT NOT NULL,
-            host_id BIGINT NOT NULL,
-            options TEXT NOT NULL,
-            state TEXT,
-            version INTEGER NOT NULL,
-            created_at DOUBLE PRECISION NOT NULL,
-            updated_at DOUBLE PRECISION NOT NULL
-        )""",
-        # One lobby or active game per channel or thread, even across processes.
-        """CREATE UNIQUE INDEX sessions_open_channel ON sessions (channel_id)
-            WHERE status IN ('lobby', 'active')""",
-        """CREATE TABLE seats (
-            session_id INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
-            position INTEGER NOT NULL,
-            player_id TEXT NOT NULL,
-            name TEXT NOT NULL,
-            user_id BIGINT,
-            auto INTEGER NOT NULL DEFAULT 0,
-            dm_blocked INTEGER NOT NULL DEFAULT 0,
-            PRIMARY KEY (session_id, position)
-        )""",
-        "CREATE INDEX seats_user ON seats (user_id)",
-        """CREATE TABLE actions (
-            session_id INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
-            version INTEGER NOT NULL,
-            player_id TEXT,
-            action_key TEXT NOT NULL,
-            text TEXT,
-            events TEXT NOT NULL,
-            at DOUBLE PRECISION NOT NULL,
-            PRIMARY KEY (session_id, version)
-        )""",
-    ],
-    [  # 2: turn timers, message ids, results for statistics
-        "ALTER TABLE sessions ADD COLUMN deadline DOUBLE PRECISION",
-        "ALTER TABLE sessions ADD COLUMN remind_at DOUBLE PRECISION",
-        "ALTER TABLE sessions ADD COLUMN reminded INTEGER NOT NULL DEFAULT 0",
-        "CREATE INDEX sessions_deadline ON sessions (status, deadline)",
-        """CREATE TABLE messages (
-            session_id INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
-            target TEXT NOT NULL,
-            channel_id BIGINT NOT NULL,
-            message_id BIGINT NOT NULL,
-            PRIMARY KEY (session_id, target)
-        )""",
-        """CREATE TABLE results (
-            session_id INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
-            guild_id BIGINT,
-            game_id TEXT NOT NULL,
-            position INTEGER NOT NULL,
-            player_id TEXT NOT NULL,
-            user_id BIGINT,
-            name TEXT NOT NULL,
-            won INTEGER NOT NULL,
-            score DOUBLE PRECISION,
-            tags TEXT NOT NULL,
-            finished_at DOUBLE PRECISION NOT NULL,
-            PRIMARY KEY (session_id, position)
-        )""",
-        "CREATE INDEX results_guild ON results (guild_id, game_id)",
-    ],
-    [  # 3: the newest session of a channel (/game log after the end)
-        "CREATE INDEX sessions_channel ON sessions (channel_id, id)",
-    ],
-    [  # 4: the version at which each seat's choices last changed (simultaneous clicks)
-        "ALTER TABLE seats ADD COLUMN actions_version INTEGER NOT NULL DEFAULT 0",
-    ],
-    [  # 5: records carried between sessions (characters ...), per server and person
-        """CREATE TABLE records (
-            guild_id BIGINT NOT NULL,
-            user_id BIGINT NOT NULL,
-            game_id TEXT NOT NULL,
-            name TEXT NOT NULL,
-            data TEXT NOT NULL,
-            version INTEGER NOT NULL,
-            updated_at DOUBLE PRECISION NOT NULL,
-            PRIMARY KEY (guild_id, user_id, game_id, name)
-        )""",
-        "ALTER TABLE seats ADD COLUMN record TEXT",
-    ],
-    [  # 6: each content version a game started with (a pack may change under running games)
-        """CREATE TABLE contents (
-            game_id TEXT NOT NULL,
-            version TEXT NOT NULL,
-            data TEXT NOT NULL,
-            PRIMARY KEY (game_id, version)
-        )""",
-    ],
-]
-
-LATEST_VERSION = len(MIGRATIONS)
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
 class StoreError(Exception):
@@ -146,6 +44,44 @@ class StoreError(Exception):
 
 class ChannelBusy(StoreError):
     """Another lobby or active game already holds this channel."""
+
+
+class Tx(Protocol):
+    """One open transaction (`?` placeholders)."""
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int: ...
+    """Run one statement; the number of rows it changed."""
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]: ...
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
+
+
+def is_postgres_url(target: str | Path) -> bool:
+    return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
+
+
+def sqlite_path(target: str | Path) -> Path:
+    """The file of a SQLite setting: a path, or `sqlite:///relative/path` /
+    `sqlite:////absolute/path` (as SQLAlchemy writes them)."""
+    if isinstance(target, str) and target.startswith("sqlite:"):
+        rest = target[len("sqlite:"):]
+        if not rest.startswith("///"):
+            raise StoreError(f"A SQLite URL is sqlite:///path/to/file.db, not {target!r}.")
+        return Path(rest[3:])
+    return Path(target)
+
+
+def describe(target: str | Path) -> str:
+    """The database named for people, without a password."""
+    if is_postgres_url(target):
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(str(target))
+        host = parts.hostname or "localhost"
+        port = f":{parts.port}" if parts.port else ""
+        return f"postgresql://{host}{port}{parts.path}"
+    return str(sqlite_path(target))
 
 
 _SESSION_COLUMNS = (
@@ -161,6 +97,9 @@ _SELECT_SESSIONS = (
     "LEFT JOIN seats st ON st.session_id = s.id "
     f"LEFT JOIN messages m ON m.session_id = s.id AND m.target = '{TABLE_TARGET}' "
 )
+
+TimedRow = tuple[int, float, float | None, bool]
+"""(session id, deadline, remind_at, reminded)"""
 
 
 def _sessions_from_rows(rows: Sequence[Sequence[Any]]) -> list[Session]:
@@ -187,92 +126,51 @@ def _sessions_from_rows(rows: Sequence[Sequence[Any]]) -> list[Session]:
     return list(out.values())
 
 
-class Store:
-    """The SQLite store. Use `await Store.open(path)`; every method is safe to call concurrently."""
+def _timed(rows: Sequence[Sequence[Any]]) -> list[TimedRow]:
+    return [(int(r[0]), float(r[1]), None if r[2] is None else float(r[2]), bool(r[3]))
+            for r in rows]
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path):
-        self._conn = conn
-        """The writer. Its transactions must not interleave between coroutines: `_lock`."""
-        self._reader: aiosqlite.Connection | None = None
-        """Reads go through a second connection (WAL lets it read while the writer writes),
-        so they never wait for a write and only ever see committed data."""
-        self.path = path
-        self._lock = asyncio.Lock()
+
+class Store:
+    """Pantheon's storage. `await Store.open(target)`; every method is safe to call concurrently.
+
+    `target` is a path (or `sqlite:///path`: the SQLite store) or a `postgresql://` URL (the
+    PostgreSQL store); both have exactly these methods and behave the same."""
+
+    dialect = "?"
+    target: str | Path = ""
 
     # --- opening -------------------------------------------------------------
     @classmethod
-    async def open(cls, path: str | Path = DEFAULT_DB_PATH, *,
+    async def open(cls, target: str | Path = DEFAULT_DB_PATH, *,
                    migrations: Sequence[Sequence[str]] | None = None,
                    synchronous: str = "FULL") -> Store:
-        """Open (creating folders and file) and migrate to the latest schema.
+        """Open and migrate to the latest schema (a SQLite file is created with its folder).
 
-        `migrations` is for tests (to make a file at an older version); `synchronous` for the
-        benchmark, which measures what FULL costs against NORMAL (with NORMAL in WAL mode a
-        power loss can undo the last commits, so the bot never uses it)."""
+        `migrations` is for tests (to make a database at an older version); `synchronous` for the
+        benchmark, which measures what FULL costs against NORMAL (with NORMAL a power loss can
+        undo the last commits, so the bot never uses it)."""
         if synchronous not in SYNCHRONOUS_MODES:
             raise StoreError(f"Unknown synchronous mode {synchronous!r}.")
-        path = Path(path)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StoreError(f"Cannot create the database folder `{path.parent}`: "
-                             f"{exc.strerror or exc}.") from exc
-        try:
-            conn = await aiosqlite.connect(str(path), isolation_level=None)
-        except (sqlite3.Error, OSError) as exc:
-            raise StoreError(f"Cannot open the database `{path}`: {exc}.") from exc
-        store = cls(conn, path)
-        try:
-            await store._prepare(MIGRATIONS if migrations is None else migrations, synchronous)
-        except sqlite3.Error as exc:
-            await conn.close()
-            raise StoreError(f"Cannot use the database `{path}`: {exc}.") from exc
-        except StoreError:
-            await conn.close()
-            raise
-        try:
-            store._reader = await aiosqlite.connect(str(path), isolation_level=None)
-            await store._reader.execute("PRAGMA busy_timeout = 5000")
-        except (sqlite3.Error, OSError) as exc:
-            await store.close()
-            raise StoreError(f"Cannot open the database `{path}` for reading: {exc}.") from exc
-        return store
+        if is_postgres_url(target):
+            from bot.store.postgres import PostgresStore
 
-    async def _prepare(self, migrations: Sequence[Sequence[str]], synchronous: str) -> None:
-        conn = self._conn
-        await conn.execute("PRAGMA busy_timeout = 5000")
-        mode = await (await conn.execute("PRAGMA journal_mode = WAL")).fetchone()
-        if mode is None or str(mode[0]).lower() != "wal":
-            raise StoreError(f"The database `{self.path}` cannot use WAL mode (got {mode}).")
-        # FULL: WAL commits are synced to disk before the answer (the choice is ours, not input)
-        await conn.execute(f"PRAGMA synchronous = {synchronous}")
-        await conn.execute("PRAGMA foreign_keys = ON")
-        current = await self.schema_version()
-        if current > len(MIGRATIONS):
-            raise StoreError(f"The database `{self.path}` has schema version {current}, newer "
-                             f"than this bot knows ({len(MIGRATIONS)}); update the bot.")
-        for number in range(current, len(migrations)):
-            await conn.execute("BEGIN")
-            try:
-                for statement in migrations[number]:
-                    await conn.execute(statement)
-                # PRAGMA takes no parameters; the value is our own integer.
-                await conn.execute(f"PRAGMA user_version = {number + 1}")
-                await conn.execute("COMMIT")
-            except BaseException:
-                await conn.execute("ROLLBACK")
-                raise
+            return await PostgresStore.connect(str(target), migrations=migrations,
+                                               synchronous=synchronous)
+        from bot.store.sqlite import SqliteStore
+
+        return await SqliteStore.connect(sqlite_path(target), migrations=migrations,
+                                         synchronous=synchronous)
 
     async def schema_version(self) -> int:
-        row = await (await self._conn.execute("PRAGMA user_version")).fetchone()
-        return int(row[0]) if row else 0
+        raise NotImplementedError
 
     async def close(self) -> None:
-        async with self._lock:
-            if self._reader is not None:
-                await self._reader.close()
-                self._reader = None
-            await self._conn.close()
+        """Close the connections (everything acknowledged is already committed)."""
+        await self._close()
+
+    async def _close(self) -> None:
+        raise NotImplementedError
 
     async def __aenter__(self) -> Store:
         return self
@@ -280,43 +178,30 @@ class Store:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
-    # --- helpers ---------------------------------------------------------------
-    async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        if self._reader is None:
-            raise StoreError("The database is closed.")
-        return list(await self._reader.execute_fetchall(sql, params))
+    # --- what an implementation supplies ---------------------------------------------------
+    async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
+        """Rows of a read (committed data only; never waits for a write)."""
+        raise NotImplementedError
 
     async def _write(self, sql: str, params: Sequence[Any] = ()) -> int:
         """One statement in its own transaction; returns the rows changed."""
-        async with self._lock:
-            await self._settle()
-            cursor = await self._conn.execute(sql, params)
-            return cursor.rowcount
+        raise NotImplementedError
 
-    async def _settle(self) -> None:
-        """Roll back a transaction left open by a task cancelled at the wrong moment."""
-        if self._conn.in_transaction:
-            await self._conn.execute("ROLLBACK")
+    def _transaction(self) -> AbstractAsyncContextManager[Tx]:
+        """Statements that commit together (rolled back on any exception)."""
+        raise NotImplementedError
 
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
-            await self._settle()
-            await self._conn.execute("BEGIN")
-            try:
-                yield self._conn
-            except BaseException:
-                await self._conn.execute("ROLLBACK")
-                raise
-            await self._conn.execute("COMMIT")
+    def _is_channel_busy(self, exc: BaseException) -> bool:
+        """`exc` is the one-open-game-per-channel index refusing a second game."""
+        raise NotImplementedError
 
     # --- sessions ----------------------------------------------------------------
     async def insert_session(self, session: Session) -> int:
         """Insert a new session with its seats; returns its id. ChannelBusy when the channel
         already has a lobby or active game."""
         try:
-            async with self._transaction() as conn:
-                rows = await conn.execute_fetchall(
+            async with self._transaction() as tx:
+                rows = await tx.fetch(
                     "INSERT INTO sessions (guild_id, channel_id, game_id, status, host_id, options, "
                     "state, version, created_at, updated_at, deadline, remind_at, reminded) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
@@ -325,17 +210,17 @@ class Store:
                      session.version, session.created_at, session.updated_at, session.deadline,
                      session.remind_at, int(session.reminded)),
                 )
-                sid = int(next(iter(rows))[0])
-                await self._insert_seats(conn, sid, session.seats)
-        except sqlite3.IntegrityError as exc:
-            if "sessions" in str(exc) or "UNIQUE" in str(exc):
+                sid = int(rows[0][0])
+                await self._insert_seats(tx, sid, session.seats)
+        except Exception as exc:
+            if self._is_channel_busy(exc):
                 raise ChannelBusy("A game is already open in this channel.") from exc
             raise
         return sid
 
     @staticmethod
-    async def _insert_seats(conn: aiosqlite.Connection, sid: int, seats: Sequence[Seat]) -> None:
-        await conn.executemany(
+    async def _insert_seats(tx: Tx, sid: int, seats: Sequence[Seat]) -> None:
+        await tx.executemany(
             "INSERT INTO seats (session_id, position, player_id, name, user_id, auto, dm_blocked, "
             "actions_version, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(sid, s.position, s.player_id, s.name, s.user_id, int(s.auto), int(s.dm_blocked),
@@ -377,8 +262,8 @@ class Store:
         is still `expected_version`, with its seats, log rows, results and the records its
         players take out of it, in one transaction. False (nothing written) when someone else
         changed the session first."""
-        async with self._transaction() as conn:
-            cursor = await conn.execute(
+        async with self._transaction() as tx:
+            changed = await tx.execute(
                 "UPDATE sessions SET status = ?, host_id = ?, options = ?, state = ?, version = ?, "
                 "updated_at = ?, deadline = ?, remind_at = ?, reminded = ? "
                 "WHERE id = ? AND version = ?",
@@ -386,13 +271,13 @@ class Store:
                  session.version, session.updated_at, session.deadline, session.remind_at,
                  int(session.reminded), session.id, expected_version),
             )
-            if cursor.rowcount != 1:
+            if changed != 1:
                 return False  # the transaction commits nothing
             if seats:
-                await conn.execute("DELETE FROM seats WHERE session_id = ?", (session.id,))
-                await self._insert_seats(conn, session.id, session.seats)
+                await tx.execute("DELETE FROM seats WHERE session_id = ?", (session.id,))
+                await self._insert_seats(tx, session.id, session.seats)
             if log:
-                await conn.executemany(
+                await tx.executemany(
                     "INSERT INTO actions (session_id, version, player_id, action_key, text, events, at) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?)",
                     [(session.id, e.version, e.player_id, e.action_key, e.text,
@@ -400,7 +285,7 @@ class Store:
                      for e in log],
                 )
             if results:
-                await conn.executemany(
+                await tx.executemany(
                     "INSERT INTO results (session_id, guild_id, game_id, position, player_id, "
                     "user_id, name, won, score, tags, finished_at) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -409,7 +294,7 @@ class Store:
                      for r in results],
                 )
             for record in records:
-                await self._put_record(conn, record)
+                await self._put_record(tx, record)
         return True
 
     # --- content versions -------------------------------------------------------------
@@ -426,9 +311,9 @@ class Store:
 
     # --- records carried between sessions -------------------------------------------
     @staticmethod
-    async def _put_record(conn: aiosqlite.Connection, record: RecordRow) -> None:
+    async def _put_record(tx: Tx, record: RecordRow) -> None:
         """Insert the record, or replace its data and count one more version."""
-        await conn.execute(
+        await tx.execute(
             "INSERT INTO records (guild_id, user_id, game_id, name, data, version, updated_at) "
             "VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, user_id, game_id, name) "
             "DO UPDATE SET data = excluded.data, version = records.version + 1, "
@@ -437,8 +322,8 @@ class Store:
              record.updated_at))
 
     async def put_record(self, record: RecordRow) -> None:
-        async with self._transaction() as conn:
-            await self._put_record(conn, record)
+        async with self._transaction() as tx:
+            await self._put_record(tx, record)
 
     async def records_of(self, guild_id: int, user_id: int, game_id: str) -> list[RecordRow]:
         """A person's records for a game in a server, the most recently used first."""
@@ -451,21 +336,21 @@ class Store:
 
     async def insert_record(self, record: RecordRow) -> bool:
         """Add a new record; False when the person already has one of that name."""
-        async with self._transaction() as conn:
-            cur = await conn.execute(
+        async with self._transaction() as tx:
+            changed = await tx.execute(
                 "INSERT INTO records (guild_id, user_id, game_id, name, data, version, updated_at) "
                 "VALUES (?, ?, ?, ?, ?, 0, ?) ON CONFLICT (guild_id, user_id, game_id, name) DO NOTHING",
                 (record.guild_id, record.user_id, record.game_id, record.name, record.data,
                  record.updated_at))
-            return cur.rowcount == 1
+            return changed == 1
 
     async def delete_record(self, guild_id: int, user_id: int, game_id: str, name: str) -> bool:
         """Remove a record; False when there was none of that name."""
-        async with self._transaction() as conn:
-            cur = await conn.execute(
+        async with self._transaction() as tx:
+            changed = await tx.execute(
                 "DELETE FROM records WHERE guild_id = ? AND user_id = ? AND game_id = ? AND name = ?",
                 (guild_id, user_id, game_id, name))
-            return cur.rowcount == 1
+            return changed == 1
 
     async def records_in_play(self, user_id: int, game_id: str) -> list[tuple[int, str]]:
         """(session id, record name) of this person's records seated in open sessions."""
@@ -510,17 +395,20 @@ class Store:
                          events=[Event.model_validate(e) for e in json.loads(r[4])], at=r[5])
                 for r in reversed(rows)]
 
-    async def timed_sessions(self, *, due_by: float | None = None) -> list[tuple[int, float, float | None, bool]]:
+    _DUE = ("status = 'active' AND deadline IS NOT NULL "
+            "AND (deadline <= ? OR (reminded = 0 AND remind_at <= ?))")
+
+    async def timed_sessions(self, *, due_by: float | None = None) -> list[TimedRow]:
         """(id, deadline, remind_at, reminded) of active sessions with a deadline; with `due_by`,
         only those whose deadline or unsent reminder falls at or before it."""
         sql = ("SELECT id, deadline, remind_at, reminded FROM sessions "
                "WHERE status = 'active' AND deadline IS NOT NULL")
         params: tuple[Any, ...] = ()
         if due_by is not None:
-            sql += " AND (deadline <= ? OR (reminded = 0 AND remind_at <= ?))"
+            sql = "SELECT id, deadline, remind_at, reminded FROM sessions WHERE " + self._DUE
             params = (due_by, due_by)
         rows = await self._fetch(sql + " ORDER BY deadline", params)
-        return [(int(r[0]), float(r[1]), r[2], bool(r[3])) for r in rows]
+        return _timed(rows)
 
     async def next_timer(self) -> float | None:
         """The earliest deadline or unsent reminder of all active sessions."""
@@ -546,3 +434,108 @@ class Store:
         return [ResultRow(session_id=r[0], guild_id=r[1], game_id=r[2], position=r[3],
                           player_id=r[4], user_id=r[5], name=r[6], won=bool(r[7]), score=r[8],
                           tags=json.loads(r[9]), finished_at=r[10]) for r in rows]
+
+    # --- timers shared by several processes ---------------------------------------------
+    # A process claims the due timers it will handle (`claim_timers`): the claim is one
+    # UPDATE ... RETURNING over rows nobody holds (or whose claim ran out), so two processes
+    # never both get the same row. It is released when the process is done (`release_timers`),
+    # or lapses at `claimed_until` when the process died holding it.
+    _SKIP_LOCKED = ""
+    """PostgreSQL adds `FOR UPDATE SKIP LOCKED`: rows another process is claiming are passed over."""
+
+    async def claim_timers(self, worker: str, now: float, until: float, *,
+                           shards: Sequence[int] | None = None,
+                           shard_count: int = 1) -> list[TimedRow]:
+        """Claim the sessions whose deadline or unsent reminder is due at `now` and that nobody
+        else holds, until `until`; with `shards`, only sessions in guilds of those shards
+        (`(guild_id >> 22) % shard_count`; no guild: shard 0). Returns what was claimed (and
+        what this worker already held), earliest deadline first."""
+        where = (self._DUE + " AND (claimed_by IS NULL OR claimed_by = ? OR claimed_until < ?)")
+        params: list[Any] = [now, now, worker, now]
+        if shards is not None:
+            if not shards:
+                return []
+            marks = ", ".join("?" for _ in shards)
+            where += f" AND ((COALESCE(guild_id, 0) >> 22) % ?) IN ({marks})"
+            params += [shard_count, *shards]
+        rows = await self._claim(
+            "UPDATE sessions SET claimed_by = ?, claimed_until = ? WHERE id IN "
+            f"(SELECT id FROM sessions WHERE {where}{self._SKIP_LOCKED}) "
+            "RETURNING id, deadline, remind_at, reminded",
+            [worker, until, *params])
+        return sorted(_timed(rows), key=lambda r: (r[1], r[0]))
+
+    async def _claim(self, sql: str, params: Sequence[Any]) -> list[Sequence[Any]]:
+        async with self._transaction() as tx:
+            return await tx.fetch(sql, params)
+
+    async def release_timers(self, worker: str) -> None:
+        """Give back every claim this worker holds."""
+        await self._write("UPDATE sessions SET claimed_by = NULL, claimed_until = NULL "
+                          "WHERE claimed_by = ?", (worker,))
+
+    async def beat(self, worker: str, now: float, *, shard_count: int | None,
+                   shard_ids: Sequence[int] | None) -> None:
+        """This process is alive (and serves these shards)."""
+        await self._write(
+            "INSERT INTO workers (name, shard_count, shard_ids, seen_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (name) DO UPDATE SET shard_count = excluded.shard_count, "
+            "shard_ids = excluded.shard_ids, seen_at = excluded.seen_at",
+            (worker, shard_count, None if shard_ids is None else json.dumps(list(shard_ids)), now))
+
+    async def live_workers(self, since: float) -> list[tuple[str, int | None, list[int] | None]]:
+        """(name, shard count, shard ids) of the processes seen at or after `since`."""
+        rows = await self._fetch(
+            "SELECT name, shard_count, shard_ids FROM workers WHERE seen_at >= ? ORDER BY name",
+            (since,))
+        return [(r[0], r[1], None if r[2] is None else [int(x) for x in json.loads(r[2])])
+                for r in rows]
+
+    async def forget_worker(self, worker: str) -> None:
+        """A process stopping cleanly: its shards' timers go to the others at once."""
+        await self._write("DELETE FROM workers WHERE name = ?", (worker,))
+        await self.release_timers(worker)
+
+    # --- copying a whole database (python -m bot migrate) ---------------------------------
+    COPIED_TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
+        ("sessions", ("id", "guild_id", "channel_id", "game_id", "status", "host_id", "options",
+                      "state", "version", "created_at", "updated_at", "deadline", "remind_at",
+                      "reminded")),
+        ("seats", ("session_id", "position", "player_id", "name", "user_id", "auto",
+                   "dm_blocked", "actions_version", "record")),
+        ("actions", ("session_id", "version", "player_id", "action_key", "text", "events", "at")),
+        ("messages", ("session_id", "target", "channel_id", "message_id")),
+        ("results", ("session_id", "guild_id", "game_id", "position", "player_id", "user_id",
+                     "name", "won", "score", "tags", "finished_at")),
+        ("records", ("guild_id", "user_id", "game_id", "name", "data", "version", "updated_at")),
+        ("contents", ("game_id", "version", "data")),
+    )
+    """What `python -m bot migrate` copies, parents first (claims and workers are not data)."""
+
+    async def counts(self) -> dict[str, int]:
+        """Rows per copied table."""
+        out = {}
+        for table, _ in self.COPIED_TABLES:
+            rows = await self._fetch(f"SELECT COUNT(*) FROM {table}")
+            out[table] = int(rows[0][0])
+        return out
+
+    async def dump_table(self, table: str) -> list[tuple[Any, ...]]:
+        columns = dict(self.COPIED_TABLES)[table]
+        rows = await self._fetch(f"SELECT {', '.join(columns)} FROM {table}")
+        return [tuple(r) for r in rows]
+
+    async def load_tables(self, tables: dict[str, list[tuple[Any, ...]]]) -> None:
+        """Insert whole tables, as dumped, in one transaction (the target must be empty)."""
+        async with self._transaction() as tx:
+            for table, columns in self.COPIED_TABLES:
+                rows = tables.get(table) or []
+                if not rows:
+                    continue
+                marks = ", ".join("?" for _ in columns)
+                await tx.executemany(
+                    f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
+            await self._after_load(tx)
+
+    async def _after_load(self, tx: Tx) -> None:
+        """Bring id generators past the copied ids."""
