@@ -152,7 +152,8 @@ class Table:
                 for comp in row.get("components", []):
                     cid = comp.get("custom_id", "")
                     parsed = ids.parse(cid)
-                    if parsed is None or (parsed.session_id, parsed.version) != (session.id, session.version):
+                    if parsed is None or parsed.session_id != session.id \
+                            or not session.current_for(seat, parsed.version):
                         continue
                     if comp.get("type") == 2 and parsed.kind == "action" and parsed.key == action.key:
                         return message, cid, None, seat.user_id, action
@@ -281,6 +282,15 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.database:
         return compare_backends(args.database, args.samples)
+    print("bot-token Discord calls per click (a whole game by automatic moves through the harness; "
+          "Discord's global limit is 50 calls/s per bot):")
+    from tests.support.calls import count_all
+
+    for tokens in (True, False):
+        print("  interaction tokens used while fresh (15 min):" if tokens
+              else "  every interaction token taken as expired (the bot's own calls only):")
+        for count in asyncio.run(count_all(tokens=tokens)):
+            print("    " + count.line())
     single, concurrent = asyncio.run(latency(args.samples, args.sessions))
     ms = 1000
     cost = asyncio.run(commit_cost(args.commits))

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot import table
+from bot.edits import EditQueue, digest
 from bot.render.panel import clip
 from bot.sessions import ServiceError
 from bot.ui import ids
@@ -33,6 +35,10 @@ DM_BLOCKED = 50007
 TEXT_MAX = 400
 """The longest line of text a form accepts (the modal's own limit; a forged one is clipped)."""
 MESSAGE_MAX = 2000
+TOKEN_LIFE = 14 * 60.0
+"""How long an interaction's token is used to edit or delete its message (Discord: 15 minutes).
+Such calls do not count against the bot's global limit of REST calls; older ones use the bot's."""
+TOKENS_KEPT = 20_000
 
 
 def error_text(exc: Exception) -> str:
@@ -56,6 +62,14 @@ class Controller:
     def __init__(self, bot: discord.Client, service: SessionService):
         self.bot = bot
         self.service = service
+        self.edits = EditQueue()
+        self.token_life = TOKEN_LIFE
+        # The latest interaction whose `@original` is a session's table (a click answered by
+        # editing it), or a player's DM, and the turn ping sent as an interaction followup: their
+        # tokens edit and delete those messages outside the bot's global limit while fresh.
+        self._table_tokens: dict[int, tuple[discord.Interaction, float, int]] = {}
+        self._dm_tokens: dict[tuple[int, str], tuple[discord.Interaction, float, int]] = {}
+        self._pings: dict[int, tuple[discord.WebhookMessage, float]] = {}
 
     # ------------------------------------------------------------------ helpers
     async def _within_budget(self, interaction: discord.Interaction, work: Awaitable[Any]) -> Any:
@@ -85,6 +99,38 @@ class Controller:
             await interaction.edit_original_response(**payload.edit_kwargs())
         else:
             await interaction.response.edit_message(**payload.edit_kwargs())
+
+    def _fresh(self, at: float) -> bool:
+        return time.monotonic() - at < self.token_life
+
+    @staticmethod
+    def _keep(store: dict, key: Any, value: Any) -> None:
+        store.pop(key, None)
+        store[key] = value
+        while len(store) > TOKENS_KEPT:
+            store.pop(next(iter(store)))
+
+    def _table_digest(self, session: Session, payload: table.Payload) -> str:
+        return digest(payload, max((s.actions_version for s in session.seats), default=0))
+
+    def _dm_digest(self, session: Session, player_id: str, payload: table.Payload) -> str:
+        seat = session.seat(player_id)
+        return digest(payload, seat.actions_version if seat else 0)
+
+    def _answered(self, session: Session, interaction: discord.Interaction, audience: str | None,
+                  payload: table.Payload) -> None:
+        """The clicked message now shows `payload` (the interaction response edited it): remember
+        what it shows, and the interaction whose token can edit it again."""
+        msg = interaction.message
+        if msg is None or msg.flags.ephemeral:
+            return
+        key = (msg.channel.id, msg.id)
+        if self._is_table_message(session, interaction):
+            self.edits.shown(key, session.version, self._table_digest(session, payload))
+            self._keep(self._table_tokens, session.id, (interaction, time.monotonic(), msg.id))
+        elif audience is not None and interaction.guild_id is None:
+            self.edits.shown(key, session.version, self._dm_digest(session, audience, payload))
+            self._keep(self._dm_tokens, (session.id, audience), (interaction, time.monotonic(), msg.id))
 
     @staticmethod
     async def send_response(interaction: discord.Interaction, payload: table.Payload,
@@ -241,9 +287,10 @@ class Controller:
             await self.send_response(interaction, payload, ephemeral=True)
         else:
             await self._edit_response(interaction, payload)
+            self._answered(session, interaction, audience, payload)
         in_dm = interaction.guild_id is None
         await self.publish(result, table_done=on_table, skip_dm=audience if in_dm else None,
-                           actor=interaction.user.id)
+                           actor=interaction.user.id, interaction=interaction)
 
     # ------------------------------------------------------------------ lobby
     async def _lobby(self, interaction: discord.Interaction, session_id: int, op: str) -> None:
@@ -271,10 +318,15 @@ class Controller:
         elif op == "start":
             result = await self._within_budget(interaction, svc.start(session_id, user.id))
             session = result.session
-            await self._edit_response(interaction, await table.render_table(session, result.events))
+            payload = await table.render_table(session, result.events)
+            await self._edit_response(interaction, payload)
             if interaction.message is not None:
                 await svc.set_table_message(session.id, interaction.message.channel.id, interaction.message.id)
-            await self.publish(result, table_done=True, initial=True, actor=user.id)
+                session.table_channel_id = interaction.message.channel.id
+                session.table_message_id = interaction.message.id
+                self._answered(session, interaction, None, payload)
+            await self.publish(result, table_done=True, initial=True, actor=user.id,
+                               interaction=interaction)
             return
         else:
             raise ServiceError("Unknown lobby button.")
@@ -330,8 +382,12 @@ class Controller:
 
     # ------------------------------------------------------------------ publishing
     async def publish(self, result: ActResult, *, table_done: bool = False, skip_dm: str | None = None,
-                      initial: bool = False, actor: int | None = None) -> None:
-        """Bring the DMs and (unless already done) the table message up to date."""
+                      initial: bool = False, actor: int | None = None,
+                      interaction: discord.Interaction | None = None) -> None:
+        """Bring the DMs and (unless already done) the table message up to date: a new DM for a
+        player whose turn has come (Discord notifies it), an edit for one whose view changed,
+        nothing for one whose view reads the same. Edits go through `self.edits` (coalesced,
+        paced per channel); `interaction`, the click that made the change, carries the turn ping."""
         session = result.session
         targets = [s.player_id for s in session.seats] if initial else list(result.changed_players)
         if result.result is not None or session.status != "active":
@@ -353,11 +409,17 @@ class Controller:
             session = await self.service.get(session.id)
         if not table_done or newly_blocked:
             await self.update_table(session, result.events)
-        await self.ping_turn(session, result, actor)
+        if session.status != "active":
+            self._table_tokens.pop(session.id, None)
+        await self.ping_turn(session, result, actor, interaction)
 
-    async def ping_turn(self, session: Session, result: ActResult, actor: int | None) -> None:
+    async def ping_turn(self, session: Session, result: ActResult, actor: int | None,
+                        interaction: discord.Interaction | None = None) -> None:
         """Tell people in the channel that their turn has come when no DM did it (nothing hidden
-        in the game, or DMs closed). One ping message per table: the previous one is deleted."""
+        in the game, or DMs closed). One ping message per table: the previous one is deleted.
+        The ping is a followup of the click that passed the turn when that click was in the
+        table's channel, and the old ping is deleted through the token that sent it while it is
+        fresh: neither counts against the bot's global limit."""
         ping = []
         for pid in result.newly_to_act:
             seat = session.seat(pid)
@@ -368,64 +430,128 @@ class Controller:
             ping.append(seat.user_id)
         if not ping or not session.table_channel_id:
             return
+        text = f"🔔 {' '.join(f'<@{u}>' for u in ping)}: your turn in **{session.game().name}** (table above)."
+        mentions = table.pings(ping)
         channel = self.bot.get_partial_messageable(session.table_channel_id)
-        old = await self.service.ping_message(session.id)
+        old = self._pings.pop(session.id, None)
         try:
-            if old is not None:
+            if old is not None and self._fresh(old[1]):
                 try:
-                    await channel.get_partial_message(old[1]).delete()
+                    await old[0].delete()
                 except discord.HTTPException:
                     pass
-            msg = await channel.send(
-                f"🔔 {' '.join(f'<@{u}>' for u in ping)}: your turn in **{session.game().name}** (table above).",
-                allowed_mentions=table.pings(ping))
-            await self.service.set_ping_message(session.id, channel.id, msg.id)
+            else:
+                known = await self.service.ping_message(session.id)
+                if known is not None:
+                    try:
+                        await channel.get_partial_message(known[1]).delete()
+                    except discord.HTTPException:
+                        pass
+            if interaction is not None and interaction.channel_id == session.table_channel_id \
+                    and interaction.guild_id is not None and interaction.response.is_done():
+                sent = await interaction.followup.send(text, allowed_mentions=mentions, wait=True)
+                self._keep(self._pings, session.id, (sent, time.monotonic()))
+                msg_id = sent.id
+            else:
+                msg_id = (await channel.send(text, allowed_mentions=mentions)).id
+            await self.service.set_ping_message(session.id, channel.id, msg_id)
         except discord.HTTPException as exc:
             log.warning("session %s: turn ping failed: %s", session.id, exc)
 
     async def update_table(self, session: Session, events=None, note: str | None = None) -> None:
+        """Queue the table's edit (skipped when it would read the same)."""
         if not session.table_message_id or not session.table_channel_id:
             return
-        channel = self.bot.get_partial_messageable(session.table_channel_id)
+        channel_id, message_id = session.table_channel_id, session.table_message_id
         payload = await table.render_table(session, events, note=note)
-        try:
-            await channel.get_partial_message(session.table_message_id).edit(**payload.edit_kwargs())
-        except discord.NotFound:
+        key = (channel_id, message_id)
+        token = self._table_tokens.get(session.id)
+
+        async def send() -> bool:
+            if token is not None and token[2] == message_id and self._fresh(token[1]):
+                try:
+                    await token[0].edit_original_response(**payload.edit_kwargs())
+                    return True
+                except discord.HTTPException:
+                    pass  # expired or refused: the bot's own edit below
+            channel = self.bot.get_partial_messageable(channel_id)
             try:
-                msg = await channel.send(**(await table.render_table(session, events, note=note)).send_kwargs())
-                await self.service.set_table_message(session.id, channel.id, msg.id)
+                await channel.get_partial_message(message_id).edit(**payload.edit_kwargs())
+                return True
+            except discord.NotFound:
+                try:
+                    fresh = await table.render_table(session, events, note=note)
+                    msg = await channel.send(**fresh.send_kwargs())
+                    await self.service.set_table_message(session.id, channel.id, msg.id)
+                except discord.HTTPException as exc:
+                    log.warning("session %s: cannot post the table: %s", session.id, exc)
             except discord.HTTPException as exc:
-                log.warning("session %s: cannot post the table: %s", session.id, exc)
-        except discord.HTTPException as exc:
-            log.warning("session %s: table edit failed (the state is safe): %s", session.id, exc)
+                log.warning("session %s: table edit failed (the state is safe): %s", session.id, exc)
+            return False
+
+        self.edits.submit(key, send, order=session.version, digest=self._table_digest(session, payload))
 
     async def update_dm(self, session: Session, player_id: str, events=None, *, fresh: bool = False) -> bool:
         """Edit (or send) a player's private view by DM. Returns True when their DMs are closed.
 
         `fresh`: their turn has just come, so the view is sent anew (Discord notifies a new DM,
-        not an edit) and the previous one is deleted: one message per player, never a pile."""
+        not an edit) and the previous one is deleted: one message per player, never a pile.
+        Otherwise the edit is queued, and skipped when the view reads the same."""
         seat = session.seat(player_id)
         assert seat is not None and seat.user_id is not None
         payload = table.private_payload(session, player_id, events)
         known = await self.service.dm_message(session.id, player_id)
+        mark = self._dm_digest(session, player_id, payload)
+        if known is not None and not fresh:
+            key = (known[0], known[1])
+
+            async def send() -> bool:
+                channel = self.bot.get_partial_messageable(key[0], type=discord.ChannelType.private)
+                try:
+                    await channel.get_partial_message(key[1]).edit(**payload.edit_kwargs())
+                    return True
+                except discord.NotFound:  # deleted by hand: a new one
+                    await self._send_dm(session, player_id, table.private_payload(session, player_id, events),
+                                        key[0], mark)
+                except discord.HTTPException as exc:
+                    log.warning("session %s: DM to %s failed (the state is safe): %s",
+                                session.id, player_id, exc)
+                return False
+
+            self.edits.submit(key, send, order=session.version, digest=mark)
+            return False
+        if known is not None:
+            await self._delete_dm(session, player_id, known)
+        return await self._send_dm(session, player_id, payload, known[0] if known else None, mark)
+
+    async def _delete_dm(self, session: Session, player_id: str, known: tuple[int, int]) -> None:
+        """Delete a player's old DM, through the token of their last click on it while fresh."""
+        self.edits.forget(known)
+        token = self._dm_tokens.pop((session.id, player_id), None)
         try:
-            if known is not None and fresh:
-                channel = self.bot.get_partial_messageable(known[0], type=discord.ChannelType.private)
+            if token is not None and token[2] == known[1] and self._fresh(token[1]):
                 try:
-                    await channel.get_partial_message(known[1]).delete()
+                    await token[0].delete_original_response()
+                    return
                 except discord.HTTPException:
-                    pass  # already gone, or not ours to delete: the new DM is sent all the same
-            elif known is not None:
-                channel = self.bot.get_partial_messageable(known[0], type=discord.ChannelType.private)
-                try:
-                    await channel.get_partial_message(known[1]).edit(**payload.edit_kwargs())
-                    return False
-                except discord.NotFound:
                     pass
-                payload = table.private_payload(session, player_id, events)
-            data = await self.bot.http.start_private_message(seat.user_id)
-            channel = self.bot.get_partial_messageable(int(data["id"]), type=discord.ChannelType.private)
+            channel = self.bot.get_partial_messageable(known[0], type=discord.ChannelType.private)
+            await channel.get_partial_message(known[1]).delete()
+        except discord.HTTPException:
+            pass  # already gone, or not ours to delete: the new DM is sent all the same
+
+    async def _send_dm(self, session: Session, player_id: str, payload: table.Payload,
+                       channel_id: int | None, mark: str) -> bool:
+        """A new DM with the player's view (in their known DM channel when there is one)."""
+        seat = session.seat(player_id)
+        assert seat is not None and seat.user_id is not None
+        try:
+            if channel_id is None:
+                data = await self.bot.http.start_private_message(seat.user_id)
+                channel_id = int(data["id"])
+            channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
             msg = await channel.send(**payload.send_kwargs())
+            self.edits.shown((channel.id, msg.id), session.version, mark)
             await self.service.set_dm_message(session.id, player_id, channel.id, msg.id)
             if seat.dm_blocked:
                 await self.service.mark_dm_blocked(session.id, player_id, False)
@@ -458,6 +584,7 @@ class Controller:
             await self.service.mark_reminded(session.id)
         for result in await self.service.expire_turns():
             await self.publish(result)
+        await self.edits.drain(once=True)
 
 
 def channel_of(interaction: discord.Interaction) -> int:

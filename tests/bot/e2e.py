@@ -44,19 +44,28 @@ async def open_table(h: DiscordHarness, game: str, players: list[int], *, bots: 
     return lobby
 
 
-def component_for(messages: list[FakeMessage], session_id: int, version: int, key: str):
-    """(message, custom_id, values) of the component offering action `key` now, or None."""
+def component_for(messages: list[FakeMessage], session_id: int, version: int, key: str,
+                  oldest: int | None = None):
+    """(message, custom_id, values) of the component offering action `key` now, or None.
+    `oldest`: a control rendered at a version from `oldest` to `version` still works (the seat's
+    choices have not changed since: the bot does not re-send a view that reads the same)."""
+    low = version if oldest is None else oldest
+
+    def current(v: int | None) -> bool:
+        return v is not None and low <= v <= version
+
     for message in reversed(messages):
         for comp in message.buttons():
             cid = comp.get("custom_id", "")
             parsed = ids.parse(cid)
-            if parsed and parsed.kind == "action" and (parsed.session_id, parsed.version, parsed.key) \
-                    == (session_id, version, key):
+            if parsed and parsed.kind == "action" and parsed.session_id == session_id \
+                    and current(parsed.version) and parsed.key == key:
                 return message, cid, None
         for comp in message.selects():
             cid = comp.get("custom_id", "")
             parsed = ids.parse(cid)
-            if parsed and parsed.kind == "select" and (parsed.session_id, parsed.version) == (session_id, version):
+            if parsed and parsed.kind == "select" and parsed.session_id == session_id \
+                    and current(parsed.version):
                 if any(o["value"] == key for o in comp.get("options", [])):
                     return message, cid, [key]
     return None
@@ -73,7 +82,8 @@ async def play_auto_move(h: DiscordHarness, bot, channel: int = CHANNEL, *, stor
     seat = session.seat(pid)
     action = game.auto_action(state, pid, Rng(seed=session.version))
     messages = h.messages_in(channel) + h.dms_to(seat.user_id) + h.ephemerals_to(seat.user_id)
-    found = component_for(messages, session.id, session.version, action.key)
+    found = component_for(messages, session.id, session.version, action.key,
+                          oldest=seat.actions_version)
     if found is None:
         # paged select: walk the pages of the private view
         hand = await h.slash("game hand", user=seat.user_id, channel=channel)
@@ -89,7 +99,8 @@ async def play_auto_move(h: DiscordHarness, bot, channel: int = CHANNEL, *, stor
 
 async def _walk_pages(h, message, session, key, user):
     for _ in range(20):
-        found = component_for([message], session.id, session.version, key)
+        found = component_for([message], session.id, session.version, key,
+                              oldest=session.seat_of_user(user).actions_version)
         if found:
             return found
         nxt = None

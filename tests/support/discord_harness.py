@@ -60,6 +60,8 @@ from tests.support import payloads as P
 DEFAULT_MEMBERS = {1001: "alice", 1002: "bob", 1003: "carol", 1004: "dave"}
 OWNER_ID = 1  # the guild's owner: not a member, so nobody gets owner powers by accident
 TASK_DEADLINE = 10.0  # seconds to wait for the bot's tasks before reporting them as stuck
+SLEEPER_SECONDS = 1.0  # an `asyncio.sleep` this long or longer is a sleeper: never awaited
+WAKE_FALLBACK = 0.5  # seconds a wait for the bot's tasks lasts without any signal (a missed one)
 
 
 class CommandUnavailable(AssertionError):
@@ -365,6 +367,7 @@ class DiscordHarness:
         require_answer: bool = True,
         validate: bool = True,
         restart_of: DiscordHarness | None = None,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         """`restart_of`: a closed harness whose Discord this one continues (a bot restart): same
         guild, channels, members, messages, DM channels and interaction tokens; fresh `calls`."""
@@ -379,6 +382,7 @@ class DiscordHarness:
         self.require_answer = require_answer  # every interaction must get a callback
         self.validate = validate  # refuse (400, 50035) what breaks Discord's limits
         self.task_deadline = TASK_DEADLINE
+        self.clock = clock  # stamps each RestCall (`at`): a test may run the bot on virtual time
 
         self.calls: list[RestCall] = []
         self.gateway_sent: list[dict] = []  # frames the bot sent (presence ...)
@@ -406,6 +410,9 @@ class DiscordHarness:
         self._drivers: set[asyncio.Task] = set()
         self._ignored_tasks: list[Callable[[asyncio.Task], bool]] = []
         self._session = _OfflineSession(self)
+        self._wake: asyncio.Future | None = None
+        self._wake_scheduled = False
+        self._unwatch: Callable[[], None] | None = None
         self._socket = _FakeSocket()
         self.ws: DiscordWebSocket | None = None
 
@@ -459,6 +466,7 @@ class DiscordHarness:
         logging.getLogger().addHandler(self._collector)
         _patch_webhooks()
         _install_task_factory(asyncio.get_running_loop())
+        self._watch_sleepers(asyncio.get_running_loop())
 
         bot = self.bot
         http = bot.http
@@ -544,6 +552,9 @@ class DiscordHarness:
             pass
         _unpatch_webhooks()
         _remove_task_factory(asyncio.get_running_loop())
+        if self._unwatch is not None:
+            self._unwatch()
+            self._unwatch = None
         logging.getLogger("discord").removeHandler(self._collector)
         logging.getLogger().removeHandler(self._collector)
 
@@ -622,11 +633,64 @@ class DiscordHarness:
                         f"the bot's tasks did not finish in {deadline}s (h.ignore_task() skips a "
                         f"background task):\n{names}")
                 return
-            await asyncio.wait(pending, timeout=min(left, 0.02), return_when=asyncio.FIRST_COMPLETED)
+            # woken when a task ends, or when one may have parked on a sleeper (a timer of a
+            # second or more was set, a view is waited on): no polling. The fallback timeout
+            # only bounds a missed signal; it never changes what is awaited.
+            wake = self._wake_future()
+            await asyncio.wait([*pending, wake], timeout=min(left, WAKE_FALLBACK),
+                               return_when=asyncio.FIRST_COMPLETED)
         for task in seen:
             if task.done() and not task.cancelled() and task.exception() is not None:
                 exc = task.exception()
                 self._error(f"task {task.get_name()} failed: {type(exc).__name__}: {exc}")
+
+    def _wake_future(self) -> asyncio.Future:
+        if self._wake is None or self._wake.done():
+            self._wake = asyncio.get_running_loop().create_future()
+        return self._wake
+
+    def _wake_soon(self) -> None:
+        """A task may be about to park on a sleeper: once it has (the next loop turn), the
+        waiters look again at what is pending."""
+        if not self._wake_scheduled and self._wake is not None and not self._wake.done():
+            self._wake_scheduled = True
+            asyncio.get_running_loop().call_soon(self._wake_now)
+
+    def _wake_now(self) -> None:
+        self._wake_scheduled = False
+        if self._wake is not None and not self._wake.done():
+            self._wake.set_result(None)
+
+    def _watch_sleepers(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Timers of a second or more (`asyncio.sleep`, view timeouts, `tasks.loop`) and
+        `View.wait()` signal `_wake_soon`."""
+        harness = self
+        had = "call_at" in vars(loop)
+        previous = loop.call_at
+
+        def call_at(when: float, callback: Any, *args: Any, **kwargs: Any) -> Any:
+            if when - loop.time() >= SLEEPER_SECONDS - 0.001:
+                harness._wake_soon()
+            return previous(when, callback, *args, **kwargs)
+
+        loop.call_at = call_at  # type: ignore[method-assign]
+        view_wait = discord.ui.View.wait
+
+        async def wait(view: discord.ui.View) -> bool:
+            harness._wake_soon()
+            return await view_wait(view)
+
+        discord.ui.View.wait = wait  # type: ignore[method-assign]
+
+        def restore() -> None:
+            if had:
+                loop.call_at = previous  # type: ignore[method-assign]
+            else:
+                with contextlib.suppress(AttributeError):
+                    del loop.call_at
+            discord.ui.View.wait = view_wait  # type: ignore[method-assign]
+
+        self._unwatch = restore
 
     # --- gateway --------------------------------------------------------------------------
 
@@ -1132,7 +1196,7 @@ class DiscordHarness:
                 params: dict | None) -> Any:
         method = route.method
         path = route.url[len(Route.BASE):]
-        call = RestCall(method, path, body, files, via, dict(params) if params else None)
+        call = RestCall(method, path, body, files, via, dict(params) if params else None, at=self.clock())
         self.calls.append(call)
         for i, (f_method, f_regex, status, code, message) in enumerate(self._failures):
             if f_method in (method, "*") and f_regex.search(path):
@@ -1507,7 +1571,7 @@ def _is_sleeper(task: asyncio.Task) -> bool:
         if code is _SLEEP_CODE:
             frame = getattr(coro, "cr_frame", None)
             delay = frame.f_locals.get("delay", 0) if frame is not None else 0
-            return bool(delay) and delay >= 1
+            return bool(delay) and delay >= SLEEPER_SECONDS
         coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
         depth += 1
     return False
