@@ -169,7 +169,13 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
             f"**{scenario.name}**. {scenario.intro} The party ({seats}) shuffles {decks} "
             f"deck{'s' * (decks > 1)} together.").replace("  ", " "), data={"scenario": s.scenario}))
         events.extend(aside_events(cat, party))
-        begin_step(s, events)
+        if brought is not None:  # saved characters: a moment to re-equip before setting out
+            s.phase, s.ready = "camp", []
+            events.append(Event(kind="camp", text=(
+                "Before setting out: change shards and equipment; the scenario begins when "
+                "everyone is ready.")))
+        else:
+            begin_step(s, events)
         return s
 
     # --- whose move ----------------------------------------------------------------------------
@@ -327,9 +333,12 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
         elif parts[0] == "route":
             vote(s, seat, parts[1], events)
         else:
+            setting_out = not s.visited and s.battle is None
             camp_move(s, seat, key, events)
             for h in s.party:
-                h.hp = min(h.hp, max_hp(s, h))
+                h.hp = max_hp(s, h) if setting_out else min(h.hp, max_hp(s, h))
+            if setting_out and s.phase != "camp":  # a wipe starts over from the party as it left
+                s.origin = [independent_copy(h) for h in s.party]
 
     def _settle(self, s: BgkState, events: list[Event]) -> None:
         """After a reaction: the battle may be won, the actor may have nothing left to play."""

@@ -153,3 +153,22 @@ def test_kits_are_offered_and_an_unknown_kit_is_refused():
     from rules.core import IllegalAction
     with pytest.raises(IllegalAction, match="no starting kit"):
         G.create_record("Ada", "nobody")
+
+
+def test_saved_characters_re_equip_before_setting_out_and_a_wipe_keeps_that():
+    ada = new_character(CAT, "Ada", "helga")  # mercy (+10 HP) and maji equipped
+    out = G.start(["a", "b"], {"party": "2"}, 3, records={"a": [ada], "b": [G.new_record("bob")]})
+    s = out.state
+    assert s.phase == "camp" and s.battle is None and set(G.to_act(s)) == {"a", "b"}
+    assert any(e.kind == "camp" for e in out.events)
+    full = s.party[0].hp
+    s = G.apply(s, "a", "unshard:c0:mercy").state
+    s = G.apply(s, "a", "ready").state
+    assert s.phase == "camp" and G.to_act(s) == ["b"]  # the scenario waits for everyone
+    s = G.apply(s, "b", "ready").state
+    assert s.battle is not None and s.visited == [s.scenario_def.start]
+    hero = s.party[0]
+    assert hero.equipped == ["maji"] and hero.hp == full - 10  # full health as re-equipped
+    assert s.origin[0].equipped == ["maji"]  # a wipe starts over from the party as it left
+    back = G.records_out(s)["a"][0]
+    assert isinstance(back, Character) and back.equipped == ["maji"]
