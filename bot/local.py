@@ -1,9 +1,12 @@
 """The local table: play a game in the terminal, hot-seat, on the same session
 service and SQLite file as the Discord bot.
 
-    python -m bot play GAME [--players N] [--bots N] [--seed S] [--option k=v] [--new]
+    python -m bot play GAME [--players N] [--bots N] [--seed S] [--option k=v] [--save NAME] [--new]
+    python -m bot play --list
 
-An unfinished local game is resumed next time (use --new to end it and start over).
+Each game has its own save, and `--save NAME` keeps more (one game each): an unfinished game is
+resumed next time, and a save is only ever ended by `--new` (said aloud), never by another game.
+Each save is a channel of no server, numbered below zero, where no Discord channel can be.
 """
 
 from __future__ import annotations
@@ -13,16 +16,67 @@ import asyncio
 import re
 import signal
 import sys
+import time
+import zlib
+from collections import Counter
 
 import rules
 from bot import table
 from bot.config import Settings
 from bot.sessions import ServiceError, SessionService
 from bot.store import Store, StoreError
-from rules.core import IllegalAction, name_players, new_seed
+from rules.core import Game, IllegalAction, name_players, new_seed
 
 LOCAL_GUILD = None
-LOCAL_CHANNEL = 1  # the terminal is "channel 1" of no server
+LOCAL_USER = 1
+"""Player 1 at the keyboard, the host of every local game (Discord ids are far larger)."""
+LEGACY_CHANNEL = 1
+"""Where the local table kept its one game before saves had names: still resumed and listed."""
+NAMED_BASE = 10**7
+"""Named saves are channels -(NAMED_BASE + code); each game's own save is above -NAMED_BASE."""
+SAVE_NAME = re.compile(r"[a-z0-9-]{1,12}")
+_ALPHABET = "-0123456789abcdefghijklmnopqrstuvwxyz"
+MOVE_MAX = 40
+"""The longest typed move read, as /move reads it."""
+EVENTS_SHOWN = 16
+"""Past this many lines for one move (automatic players finishing a game), a summary."""
+KEPT_KINDS = {"eliminated"}
+"""Events a summary still shows (a player out of the game)."""
+
+
+def game_channel(game_id: str) -> int:
+    """The channel of a game's own save."""
+    return -(1 + zlib.crc32(game_id.encode()) % (NAMED_BASE - 1))
+
+
+def save_channel(game_id: str, name: str | None) -> int:
+    """The channel of a save: the game's own, or a named one (`--save club`)."""
+    if name is None or name == game_id:
+        return game_channel(game_id)
+    if not SAVE_NAME.fullmatch(name):
+        raise ServiceError("A save name is 1 to 12 lower-case letters, digits or dashes "
+                           f"(not `{name[:20]}`).")
+    code = 0
+    for ch in reversed(name):  # bijective base 37: every name has its own number
+        code = code * len(_ALPHABET) + _ALPHABET.index(ch) + 1
+    return -(NAMED_BASE + code)
+
+
+def save_name(channel_id: int, game_id: str) -> str | None:
+    """The save a channel is, or None for a channel that is no local save."""
+    if channel_id in (LEGACY_CHANNEL, game_channel(game_id)):
+        return game_id
+    if channel_id > -NAMED_BASE:
+        return None
+    code, chars = -channel_id - NAMED_BASE, []
+    while code:
+        code, digit = divmod(code - 1, len(_ALPHABET))
+        chars.append(_ALPHABET[digit])
+    return "".join(chars)
+
+
+def resume_command(game_id: str, name: str) -> str:
+    return f"scripts/run play {game_id}" + ("" if name == game_id else f" --save {name}")
 
 
 def _ask(prompt: str) -> str:
@@ -32,29 +86,81 @@ def _ask(prompt: str) -> str:
         return "q"
 
 
+async def _saved(svc: SessionService, game_id: str, name: str | None):
+    """The unfinished session in this save (for a game's own save, also the one kept where the
+    local table kept its only game before), or None."""
+    session = await svc.active_in_channel(save_channel(game_id, name))
+    if session is None and (name is None or name == game_id):
+        legacy = await svc.active_in_channel(LEGACY_CHANNEL)
+        if legacy is not None and legacy.game_id == game_id and legacy.guild_id is None:
+            session = legacy
+    return session
+
+
 async def play(args: argparse.Namespace, settings: Settings, ask=_ask, out=print) -> int:
     store = await Store.open(settings.database)
     seed = args.seed
     svc = SessionService(store, seed_source=(lambda: seed) if seed is not None else new_seed)
+    name = getattr(args, "save", None)
     try:
-        session = await svc.active_in_channel(LOCAL_CHANNEL)
-        if session is not None and (args.new or session.game_id != args.game or session.status == "lobby"):
+        channel = save_channel(args.game, name)
+        session = await _saved(svc, args.game, name)
+        if session is not None and session.status == "lobby":  # a start that never finished
             await svc.end(session.id, session.host_id, can_manage=True)
+            session = None
+        if session is not None and session.game_id != args.game:
+            raise ServiceError(f"The save `{name}` holds a game of {session.game().name}: resume it with "
+                               f"`{resume_command(session.game_id, name or session.game_id)}`, or "
+                               f"choose another --save name (play --list shows them).")
+        if session is not None and args.new:
+            await svc.end(session.id, session.host_id, can_manage=True)
+            out(f"Ended game #{session.id} of {session.game().name} (--new).")
             session = None
         if session is None:
             options = parse_options(args.option)
-            session = await svc.open_lobby(guild_id=LOCAL_GUILD, channel_id=LOCAL_CHANNEL, game_id=args.game,
-                                           host_id=1, host_name="Player 1", options={**options, "turn_timer": "0"})
+            session = await svc.open_lobby(guild_id=LOCAL_GUILD, channel_id=channel, game_id=args.game,
+                                           host_id=LOCAL_USER, host_name="Player 1",
+                                           options={**options, "turn_timer": "0"})
             for i in range(2, args.players + 1):
                 session = await svc.join(session.id, i, f"Player {i}")
             for _ in range(args.bots):
                 session = await svc.add_bot(session.id, 1)
-            result = await svc.start(session.id, 1)
+            result = await svc.start(session.id, LOCAL_USER)
             session = result.session
             _print_events(out, session, result.events, None)
         else:
-            out(f"Resuming game #{session.id} of {session.game().name} (use --new to start over).")
+            out(f"Resuming game #{session.id} of {session.game().name} (save "
+                f"{save_name(session.channel_id, session.game_id)}; --new to start over).")
         return await _loop(svc, session.id, ask, out)
+    finally:
+        await store.close()
+
+
+async def list_saves(settings: Settings, out=print) -> int:
+    """`play --list`: every unfinished local game, with the command that resumes it."""
+    store = await Store.open(settings.database)
+    try:
+        svc = SessionService(store)
+        rows = []
+        for session in await svc.sessions_of_user(LOCAL_USER):
+            name = save_name(session.channel_id, session.game_id)
+            if session.guild_id is not None or name is None:
+                continue
+            game, state = session.game(), session.state()
+            names = session.names()
+            waiting = ", ".join(names.get(p, p) for p in game.to_act(state)) or "nobody"
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(session.updated_at))
+            people = sum(1 for s in session.seats if s.user_id is not None and not s.auto)
+            rows.append(f"  {name:<13} {game.name}, game #{session.id}, {len(session.seats)} seats "
+                        f"({people} at the keyboard), {waiting} to play, last move {when}\n"
+                        f"  {'':<13} {resume_command(session.game_id, name)}")
+        if not rows:
+            out("No saved local game. Start one: scripts/run play GAME (play --help).")
+            return 0
+        out("Saved local games (--new ends one and starts over):")
+        for row in rows:
+            out(row)
+        return 0
     finally:
         await store.close()
 
@@ -89,12 +195,30 @@ def parse_options(given: list[str]) -> dict[str, str]:
 
 
 def _print_events(out, session, events, player) -> None:
+    """The events this player may see, one a line; when automatic players go on alone (the only
+    person is out of the game), the first lines, a count of the rest by kind, and the last."""
     names = session.names()
-    for e in events:
-        if e.kind == "game_over":
-            continue  # the table's result panel says it, once
-        if e.visible_for(player) or e.visible_for(None):
-            out("  • " + _unmention(session, name_players(e.text, names)))
+    shown = [e for e in events if e.kind != "game_over"  # the table's result panel says it, once
+             and (e.visible_for(player) or e.visible_for(None))]
+    lines = ["  • " + _unmention(session, name_players(e.text, names)) for e in shown]
+    if len(lines) <= EVENTS_SHOWN:
+        for line in lines:
+            out(line)
+        return
+    head, tail = 4, EVENTS_SHOWN - 6
+    skipped = shown[head:len(shown) - tail]
+    kinds = Counter(e.kind.replace("_", " ") for e in skipped)
+    summary = ", ".join(f"{kind} ×{n}" for kind, n in kinds.most_common(6))
+    for line in lines[:head]:
+        out(line)
+    out(f"  … {len(skipped)} more events while the automatic players played on ({summary}) …")
+    for i in range(head, len(shown) - tail):
+        if shown[i].kind in KEPT_KINDS:
+            out(lines[i])
+    if any(e.kind in KEPT_KINDS for e in skipped):
+        out("  …")
+    for line in lines[-tail:]:
+        out(line)
 
 
 _BOLD = re.compile(r"\*\*([^*\n]{1,200})\*\*")
@@ -111,8 +235,13 @@ def _unmention(session, text: str) -> str:
     marks, backticks, timestamps or channel links."""
     names = {str(s.user_id): s.name for s in session.seats if s.user_id is not None}
     text = re.sub(r"<@(\d{1,20})>", lambda m: names.get(m.group(1), m.group(0)), text)
-    text = _BOLD.sub(r"\1", text).replace("`", "")
+    text = _BOLD.sub(r"\1", text).replace("`", "").replace("/move ", "type ")
     return _CHANNEL.sub("this table", _TIME.sub("soon", text))
+
+
+def typed_moves(game: Game) -> bool:
+    """Whether the game reads typed moves (/move), as the prompt does too."""
+    return type(game).parse_move_text is not Game.parse_move_text
 
 
 async def _loop(svc: SessionService, session_id: int, ask, out) -> int:
@@ -136,17 +265,22 @@ async def _loop(svc: SessionService, session_id: int, ask, out) -> int:
         for other in game.may_act(state):
             if other != pid and other in people:
                 choices += [(people[other], a) for a in game.legal_actions(state, other)]
-        out(f"\n{first.name}, choose (q to quit, the game is saved):")
+        typed = typed_moves(game)
+        out(f"\n{first.name}, choose" + (" or type a move" if typed else "")
+            + " (q to quit, the game is saved):")
         for i, (by_seat, a) in enumerate(choices, 1):
             group = f"[{a.group}] " if a.group else ""
             by = "" if by_seat is first else f"({by_seat.name} may react) "
             out(f"  {i:>2}. {by}{group}{a.label}")
-        answer = ask("> ").strip().lower()
-        if answer in {"q", "quit", "exit"}:
+        answer = ask("> ").strip()
+        if answer.lower() in {"q", "quit", "exit"}:
             out("Saved. Run the same command again to go on.")
             return 0
+        if typed and answer and not answer.isdigit():
+            await _typed_move(svc, session, first, answer, out)
+            continue
         if not answer.isdigit() or not 1 <= int(answer) <= len(choices):
-            out(f"Type a number from 1 to {len(choices)}.")
+            out(f"Type a number from 1 to {len(choices)}" + (", or a move" if typed else "") + ".")
             continue
         chooser, action = choices[int(answer) - 1]
         pid = chooser.player_id
@@ -163,6 +297,22 @@ async def _loop(svc: SessionService, session_id: int, ask, out) -> int:
         _print_events(out, result.session, result.events, pid)
 
 
+async def _typed_move(svc: SessionService, session, seat, text: str, out) -> None:
+    """A move typed at the prompt (`b3 c5`, or `/move b3 c5`), read by the parser /move uses."""
+    text = text.removeprefix("/move").strip()
+    if len(text) > MOVE_MAX:
+        out(f"! A move is short; that text has {len(text)} characters (at most {MOVE_MAX}).")
+        return
+    assert seat.user_id is not None
+    try:
+        keys = session.game().parse_move_text(session.state(), seat.player_id, text)
+        result = await svc.act(session.id, seat.user_id, keys, version=session.version)
+    except (ServiceError, IllegalAction) as exc:
+        out(f"! {getattr(exc, 'message', exc)}")
+        return
+    _print_events(out, result.session, result.events, seat.player_id)
+
+
 def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
@@ -171,14 +321,25 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bot play", description="Play a game in the terminal.",
         epilog=options_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("game", choices=sorted(rules.GAMES))
+    parser.add_argument("game", nargs="?", choices=sorted(rules.GAMES))
+    parser.add_argument("--list", action="store_true", help="the saved local games, and how to resume each")
+    parser.add_argument("--save", metavar="NAME", default=None,
+                        help="keep this game in a save of its own (1-12 of a-z 0-9 -); default: the game's own")
     parser.add_argument("--rules", action="store_true", help="print the game's rules and stop")
     parser.add_argument("--players", type=int, default=1, help="people at this keyboard (hot-seat)")
     parser.add_argument("--bots", type=int, default=None, help="automatic players (default: fill to the minimum)")
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
-    parser.add_argument("--new", action="store_true", help="end an unfinished local game and start over")
+    parser.add_argument("--new", action="store_true", help="end the unfinished game in this save and start over")
     args = parser.parse_args(argv)
+    if args.list:
+        try:
+            return asyncio.run(list_saves(Settings()))
+        except StoreError as exc:
+            print(f"Cannot open the database: {exc}", file=sys.stderr)
+            return 2
+    if args.game is None:
+        parser.error("name a game (or --list the saved ones)")
     game = rules.get_game(args.game)
     if args.rules:
         for page in game.rules_pages():

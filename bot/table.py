@@ -16,6 +16,7 @@ import discord
 from bot.models import TURN_TIMER_CHOICES
 from bot.render import Panel, RenderContext, get_renderer
 from bot.render.discord import to_message_parts
+from bot.render.panel import clip
 from bot.ui import ids
 from bot.ui.items import LobbyButton, OptionSelect, RecordSelect
 from bot.ui.layout import PER_ROW, ROWS, action_view
@@ -248,7 +249,8 @@ def option_menus(session: Session) -> list[discord.ui.Item]:
         value = session.options.get(spec.key, spec.default)
         menus.append(OptionSelect(
             ids.option_id(session.id, spec.key),
-            options=[discord.SelectOption(label=c.label[:100], value=c.value, default=c.value == value)
+            options=[discord.SelectOption(label=c.label[:100], value=c.value, default=c.value == value,
+                                          description=clip(c.description, 100) if c.description else None)
                      for c in spec.choices[:25]],
             placeholder=spec.label[:150]))
     timer = session.options.get("turn_timer", "0")

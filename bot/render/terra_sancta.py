@@ -58,10 +58,17 @@ _boards_lock = threading.Lock()
 
 
 def position(view: TSView) -> Position:
-    """What the board picture depends on: the pieces, their colours and the highlights."""
+    """What the board picture depends on: the pieces, their colours, the highlights (the piece
+    selected among them) and the sides in play (their crowns)."""
     return (tuple((p.square, p.owner, p.kind, p.hp, p.max_hp) for p in view.pieces),
             tuple(sorted(view.faction_colours.items())), tuple(view.last_move or ()),
-            tuple(view.last_attack or ()), view.selected, tuple(view.landing))
+            tuple(view.last_attack or ()), view.selected, tuple(view.landing), _sides(view),
+            tuple(view.destinations), tuple(view.targets))
+
+
+def _sides(view: TSView) -> tuple[str, ...]:
+    """The sides seated in this game: only their crowns are drawn (2 players: no empty crowns)."""
+    return tuple(sorted(set(view.sides.values())))
 
 
 def draw_board(view: TSView) -> bytes:
@@ -73,7 +80,7 @@ def draw_board(view: TSView) -> bytes:
         if found is not None:
             _boards.move_to_end(key)
             return found
-    data = palette_png(paint_board(view))
+    data = palette_png(paint_board(view))  # drawn outside the lock: other tables go on
     with _boards_lock:
         _boards[key] = data
         while len(_boards) > BOARD_CACHE:
@@ -81,9 +88,10 @@ def draw_board(view: TSView) -> bytes:
     return data
 
 
-@lru_cache(maxsize=1)
-def _background() -> Image.Image:
-    """The empty board (squares, Terra Sancta, crowns, coordinates), drawn once."""
+@lru_cache(maxsize=4)
+def _background(sides: tuple[str, ...] = tuple(CROWN)) -> Image.Image:
+    """The empty board (squares, Terra Sancta, the crowns of the sides in play, coordinates),
+    drawn once per set of sides."""
     img = Image.new("RGB", (BOARD_PX, BOARD_PX), (58, 46, 36))
     d = ImageDraw.Draw(img)
     coord = font(13)
@@ -95,7 +103,9 @@ def _background() -> Image.Image:
         dark = (f + r) % 2 == 0
         fill = (WATER_DARK if dark else WATER_LIGHT) if sq in TERRA_SANCTA else (DARK if dark else LIGHT)
         d.rectangle([x, y, x + CELL - 1, y + CELL - 1], fill=fill)
-    for sq in CROWN.values():
+    for side, sq in CROWN.items():
+        if side not in sides:
+            continue
         f, r = sq % SIZE, sq // SIZE
         x, y = MARGIN + f * CELL, MARGIN + (SIZE - 1 - r) * CELL
         d.polygon([(x + 3, y + 12), (x + 3, y + 3), (x + 7, y + 8), (x + 10, y + 2), (x + 13, y + 8),
@@ -112,7 +122,7 @@ def _background() -> Image.Image:
 def paint_board(view: TSView) -> Image.Image:
     """The board picture: the empty board, then the last move and attack, the piece chosen, the
     landing squares, the pieces and their wounds."""
-    img = _background().copy()
+    img = _background(_sides(view)).copy()
     d = ImageDraw.Draw(img)
 
     def outline(name: str, colour: tuple[int, int, int], width: int = 3) -> None:
@@ -133,6 +143,11 @@ def paint_board(view: TSView) -> Image.Image:
     for name in view.landing:
         x, y = _xy(name)
         d.ellipse([x + CELL / 2 - 6, y + CELL / 2 - 6, x + CELL / 2 + 6, y + CELL / 2 + 6], fill=SELECT_COLOUR)
+    for name in view.destinations:  # where the selected piece may go: a dot
+        x, y = _xy(name)
+        d.ellipse([x + CELL / 2 - 5, y + CELL / 2 - 5, x + CELL / 2 + 5, y + CELL / 2 + 5], fill=SELECT_COLOUR)
+    for name in view.targets:  # what it may attack: a ring around the piece
+        outline(name, SELECT_COLOUR, 2)
 
     letter_big, letter_small, hp_font = font(22), font(17), font(11)
     for p in view.pieces:
@@ -180,7 +195,23 @@ def text_board(view: TSView) -> str:
         rows.append(f"{r + 1:>2} " + " ".join(cells))
     rows.append("   " + " ".join(f"{c} " for c in FILES))
     legend = ", ".join(f"{seat[p]} = {who(p)}" for p in view.players)
-    return "\n".join(rows) + f"\n   ({legend})"
+    wounded = [f"{p.kind.lower() if p.kind == 'P' else p.kind}{seat.get(p.owner, '?')} {p.square} "
+               f"{p.hp}/{p.max_hp}" for p in view.pieces if p.hp < p.max_hp]
+    text = "\n".join(rows) + f"\n   ({legend})"
+    return text + (f"\n   Wounded: {', '.join(wounded)}" if wounded else "")
+
+
+COLOUR_KEYS = {"🔴": (221, 46, 68), "🟠": (244, 144, 12), "🟡": (253, 203, 88), "🟢": (120, 177, 89),
+               "🔵": (85, 172, 238), "🟣": (170, 142, 214), "🟤": (193, 105, 79), "⚫": (49, 55, 61),
+               "⚪": (230, 231, 232)}
+"""Discord's coloured circles, for a faction's colour in a text field (embeds draw no colour)."""
+
+
+def colour_key(hex_colour: str) -> str:
+    """The coloured circle nearest a faction's colour."""
+    r, g, b = rgb(hex_colour)
+    return min(COLOUR_KEYS, key=lambda k: sum((a - c) ** 2 for a, c in zip(COLOUR_KEYS[k], (r, g, b),
+                                                                              strict=True)))
 
 
 def dice_lines(view: TSView) -> list[str]:
@@ -218,8 +249,9 @@ class TerraSanctaRenderer(GameRenderer[TSView]):
             king = next((x for x in mine if x.kind == "K"), None)
             status = (f"{len(mine)} pieces, king {king.hp}/{king.max_hp}" if king else "fallen")
             marker = "▶ " if p == view.turn_player else ""
-            panel.add(f"{marker}{view.faction_names[p]} ({SIDE_NAMES[view.sides[p]]})", f"{who(p)}: {status}",
-                      inline=True)
+            key = colour_key(view.faction_colours.get(p, "#888888"))
+            panel.add(f"{key} {marker}{view.faction_names[p]} ({SIDE_NAMES[view.sides[p]]})",
+                      f"{who(p)}: {status}", inline=True)
         if view.last_attack_text:
             panel.add("Last attack", view.last_attack_text)
         lines = dice_lines(view)

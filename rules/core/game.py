@@ -132,6 +132,8 @@ class Result(BaseModel):
 class OptionChoice(BaseModel):
     value: str
     label: str
+    description: str | None = None
+    """A line under the label in the lobby's menu (Discord shows at most 100 characters)."""
 
 
 class OptionSpec(BaseModel):

@@ -97,7 +97,8 @@ class DeathlyThrones(Game[RunState, RunView]):
         default_quest = DEFAULT_QUEST if DEFAULT_QUEST in qs else next(iter(qs))
         self.options = [
             OptionSpec(key="character", label="Character", default=next(iter(chars)),
-                       choices=[OptionChoice(value=c.id, label=f"{c.name} (♥{c.health} ♠{c.armor})")
+                       choices=[OptionChoice(value=c.id, label=f"{c.name} (♥{c.health} ♠{c.armor})",
+                                             description=c.blurb or None)
                                 for c in chars.values()]),
             OptionSpec(key="quest", label="Quest", default=default_quest,
                        choices=[OptionChoice(value=q.id, label=q.name) for q in qs.values()]),

@@ -50,7 +50,7 @@ from rules.gods_of_magic.state import (
 )
 from rules.gods_of_magic.view import GomView, build_view
 
-STORY_PREFIXES = (step_prefix(PLAY, "to"), step_prefix(TRANSFORM, "with"), step_prefix(MOVE, "to"), "kill:")
+STORY_PREFIXES = (step_prefix(PLAY, "to"), f"{PLAY.verb}:", step_prefix(TRANSFORM, "with"), step_prefix(MOVE, "to"), "kill:")
 """The keys that change a realm (a Recombination's moves tell their story once, at `rc:done`)."""
 STORY_PROMPT = "Tell the realm's story in a line"
 OBJECTION_SECONDS = 60
@@ -239,8 +239,7 @@ class GodsOfMagic(Game[GomState, GomView]):
                 return None
             cid = done["card"]
             r = play_from_hand(s, player, cid, done["to"])
-            events.append(Event(kind="card_played", text=f"{who(player)} plays {label(s, cid)} to realm {r + 1}.",
-                                data={"player": player, "card": cid, "realm": r}))
+            events.append(magic.played_event(s, player, cid, done["to"], r))
             return "play"
         if s.phase == "roll":
             face = s.rng.roll(10)

@@ -73,7 +73,16 @@ def play_actions(s: GomState, player: str, group: str, only: Suit | None = None)
             return hand_options(s, player, group, only)
         return target_options(s, player, chosen["card"])
 
-    return offer(PLAY, s.building, choices)
+    return offer(PLAY, s.building, choices, one_step=True)
+
+
+def played_event(s: GomState, player: str, cid: str, where: str, r: int) -> Event:
+    """A card played from the hand; a Descriptor's names the card it is attached to."""
+    if where.startswith("on."):
+        text = f"{who(player)} attaches {label(s, cid)} to {label(s, where[3:])} in realm {r + 1}."
+    else:
+        text = f"{who(player)} plays {label(s, cid)} to realm {r + 1}."
+    return Event(kind="card_played", text=text, data={"player": player, "card": cid, "realm": r})
 
 
 def no_play_reason(s: GomState, player: str) -> str:
@@ -361,8 +370,7 @@ def handle(s: GomState, player: str, key: str, events: list[Event]) -> str | Non
             return None
         cid, where = done["card"], done["to"]
         r = play_from_hand(s, player, cid, where)
-        events.append(Event(kind="card_played", text=f"{who(player)} plays {label(s, cid)} to realm {r + 1}.",
-                            data={"player": player, "card": cid, "realm": r}))
+        events.append(played_event(s, player, cid, where, r))
         if step == "alter":
             host = where[3:]
             gain = alteration_gain(s, player, cid, host)

@@ -12,6 +12,9 @@ Values: a card is its id; a place in the own domain is `new` (a new realm), `r<n
 from 0) or `on.<card>` (attached to that card), as in the setup's `set:<card>:<place>`; a
 Transmigration goes to `<seat>.<n>` (realm n of the god at that seat) or `on.<card>`; a card
 being rearranged may also go back to the `hand`. The move under way is `GomState.building`.
+
+A card from the hand that has a single place is played in one step: its action is the whole
+move (`play:<card>:<place>`, `StepPlan.key`), labelled with that place.
 """
 
 from __future__ import annotations
@@ -57,17 +60,43 @@ def step_value(plan: StepPlan, arg: str, key: str) -> str | None:
 
 
 def offer(plan: StepPlan, building: Building | None,
-          choices: Callable[[str, dict[str, str]], Sequence[Choice]]) -> list[Action]:
+          choices: Callable[[str, dict[str, str]], Sequence[Choice]], *,
+          one_step: bool = False) -> list[Action]:
     """The actions of the plan's next step (Back once something is chosen), each option in its
-    own select menu as the game always offered it (a hand card in a menu even when alone)."""
-    return plan.actions(building, lambda arg, chosen: [
+    own select menu as the game always offered it (a hand card in a menu even when alone).
+    `one_step`: a first choice whose second has a single option is the whole move at once."""
+    acts = plan.actions(building, lambda arg, chosen: [
         option if option.group == group else replace(option, group=group)
         for option, group in choices(arg, chosen)])
+    if not one_step or building is not None or len(plan.args) != 2:
+        return acts
+    first, second = plan.args
+    out = []
+    for a in acts:
+        value = step_value(plan, first, a.key)
+        following = list(choices(second, {first: value})) if value is not None else []
+        if value is not None and len(following) == 1:
+            only = following[0][0]
+            a = a.model_copy(update={"key": plan.key(**{first: value, second: only.value}),
+                                     "label": only.label, "private": a.private or only.private})
+        out.append(a)
+    return out
+
+
+def move_value(plan: StepPlan, arg: str, key: str) -> str | None:
+    """The value a key chooses for `arg` of `plan`: a step key, or a whole move (one step)."""
+    whole = plan.parse(key)
+    return whole[arg] if whole is not None else step_value(plan, arg, key)
 
 
 def take(s: GomState, plan: StepPlan, key: str) -> dict[str, str] | None:
     """Carry out a step key of `plan` on the state: the move goes on being built (None), or it
-    is finished and its arguments are returned (the building is cleared)."""
+    is finished and its arguments are returned (the building is cleared). A whole-move key
+    (a card with a single place) finishes it at once."""
+    whole = plan.parse(key)
+    if whole is not None:
+        s.building = None
+        return whole
     step = plan.handle(s.building, key)
     if step is None:
         raise IllegalAction("That move is not possible now.")

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from rules.core import Action, Rng
 from rules.gods_of_magic.content import Suit
-from rules.gods_of_magic.plans import HAND, MOVE, PLAY, RECOMBINE, TRANSFORM, step_value
+from rules.gods_of_magic.plans import HAND, MOVE, PLAY, RECOMBINE, TRANSFORM, move_value, step_value
 from rules.gods_of_magic.scoring import COMPLETE_BONUS, alteration_gain, domain_value, target
 from rules.gods_of_magic.state import GomState
 
@@ -98,7 +98,7 @@ def _best(legal: list[Action], score: Callable[[Action], float | None]) -> Actio
 
 
 def _place_score(s: GomState, player: str, a: Action, cid: str) -> float | None:
-    where = step_value(PLAY, "to", a.key)
+    where = move_value(PLAY, "to", a.key)
     return _gain_place(s, player, cid, where) if where is not None else None
 
 
@@ -143,7 +143,7 @@ def _choose(s: GomState, player: str, legal: list[Action], by_key: dict[str, Act
         d = s.pending[0]
 
         def alter(a: Action) -> float | None:
-            where = step_value(PLAY, "to", a.key)
+            where = move_value(PLAY, "to", a.key)
             return _alter_score(s, player, d, where[3:]) if where is not None and where.startswith("on.") else None
 
         return _best(legal, alter)
@@ -151,16 +151,17 @@ def _choose(s: GomState, player: str, legal: list[Action], by_key: dict[str, Act
         cid = s.pending[0]
         return _best(legal, lambda a: _place_score(s, player, a, cid))
     if step in ("play", "creation"):
-        cards = [c for a in legal if (c := step_value(PLAY, "card", a.key)) is not None]
+        cards = [c for a in legal if (c := move_value(PLAY, "card", a.key)) is not None]
         card, v = _best_play(s, player, cards)
         if step == "creation" and "fin" in by_key and v <= 0:
             return by_key["fin"]
-        return by_key.get(PLAY.step_key("card", card)) if card is not None else None
+        return next((a for a in legal if move_value(PLAY, "card", a.key) == card), None) \
+            if card is not None else None
     if step == "alter":
         best: Action | None = None
         best_v = 0.0
         for a in legal:
-            picked = step_value(PLAY, "card", a.key)
+            picked = move_value(PLAY, "card", a.key)
             if picked is not None:
                 d = picked
                 for _r, host in s.hosts(player):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from rules.core import who
+from rules.core.text import count
 from rules.gods_of_magic.content import CardDef
 from rules.gods_of_magic.scoring import is_complete, is_imagination, realm_value, target
 from rules.gods_of_magic.state import MAGIC_NAMES, MAGIC_TEXT, GomState, Realm
@@ -104,7 +105,16 @@ def prompt(s: GomState, to_act: list[str]) -> str:
         assert s.owner_draw is not None, "an owner_draw phase names the owner"
         return f"{who(s.owner_draw)} may draw a card for the one destroyed."
     r = s.dice.result if s.dice else 10
-    return f"{p} resolves {MAGIC_NAMES[r]}: {MAGIC_TEXT[r]}"
+    text = f"{p} resolves {MAGIC_NAMES[r]}: {MAGIC_TEXT[r]}"
+    if s.step == "recombine":  # hand sizes are public: so is what is left to balance
+        surplus = len(s.hands[s.player]) - s.recombine_hand
+        if surplus > 0:
+            text += f" {count(surplus, 'card')} still to put back from the hand."
+        elif surplus < 0:
+            text += f" {count(-surplus, 'card')} to take back into the hand before finishing."
+        else:
+            text += " The hand is back to its size: finish when the realms are ready."
+    return text
 
 
 def build_view(s: GomState, viewer: str | None, to_act: list[str]) -> GomView:

@@ -426,6 +426,11 @@ class TerraSancta(Game):
                             name=sheets[s.factions[p.owner]].piece(p.kind).name, hp=p.hp, max_hp=p.max_hp)
                   for q, p in sorted(s.board.items())]
         la = s.last_attack
+        destinations: list[str] = []
+        targets: list[str] = []
+        if s.selected is not None and s.selected in s.board and s.turn_player and not s.landing:
+            for m in piece_moves(s.board, s.selected, self.sheet(s, s.board[s.selected].owner)):
+                (destinations if m.kind == "move" else targets).append(square_name(m.to))
         return TSView(
             players=s.players, sides=s.sides, factions=s.factions,
             faction_names={p: sheets[f].name for p, f in s.factions.items()},
@@ -433,6 +438,7 @@ class TerraSancta(Game):
             stage=s.table_stage, turn_player=s.turn_player, turn=s.turn, order=s.order, alive=s.alive, pieces=pieces,
             selected=square_name(s.selected) if s.selected is not None else None,
             landing=[square_name(q) for q in s.landing],
+            destinations=sorted(set(destinations)), targets=sorted(set(targets)),
             last_move=[square_name(s.last_move.frm), square_name(s.last_move.to)] if s.last_move else None,
             last_attack=[square_name(la.frm), square_name(la.to), square_name(la.landed if la.landed is not None
                                                                                else la.frm)] if la else None,

@@ -141,6 +141,10 @@ class TSView(BaseModel):
     pieces: list[PieceView]
     selected: str | None
     landing: list[str]
+    destinations: list[str] = []
+    """Where the selected piece may move (empty squares), while its move is chosen."""
+    targets: list[str] = []
+    """What the selected piece may attack or shoot, while its move is chosen."""
     last_move: list[str] | None
     last_attack: list[str] | None
     """[from, target, landed]."""

@@ -275,9 +275,16 @@ async def test_roll_command(db):
     bot = make_bot(db)
     async with DiscordHarness(bot) as h:
         r = await h.slash("roll", user=ALICE, channel=CHANNEL, options={"dice": "4d6kh3+1"})
-        assert r.type == 4 and not r.ephemeral and "4d6kh3+1 →" in r.text()
+        assert r.type == 4 and not r.ephemeral and "4d6kh3 + 1 →" in r.text()
         r = await h.slash("roll", user=ALICE, channel=CHANNEL, options={"dice": "lots"})
         assert r.ephemeral and "can't read" in r.text()
+        # Avrae's dice: rerolls, annotations, a note and advantage, every die shown
+        r = await h.slash("roll", user=ALICE, channel=CHANNEL,
+                          options={"dice": "1d20+5 [to hit] + 4d6ro<3 [<@1004>] sneak @everyone adv"})
+        text = r.text()
+        assert not r.ephemeral and "2d20kh1 + 5 [to hit] + 4d6ro<3" in text and "(advantage)" in text
+        assert "sneak" in text and "@everyone" not in text and "[<@1004>]" not in text
+        assert text.count("~~") >= 2  # the die advantage dropped
 
 
 async def test_game_autocomplete_lists_games(db):
@@ -296,7 +303,9 @@ async def test_a_failed_table_edit_never_loses_the_move(db, status, code):
         session = await bot.service.active_in_channel(CHANNEL)
         dm = h.dms_to(ALICE)[0]
         select = dm.selects()[0]
-        # the move is made from the DM; the table edit (a REST PATCH) fails
+        # the move is made from the DM; the table edit fails: through the Start click's token,
+        # then the bot's own REST PATCH
+        h.fail_next("PATCH", r"/webhooks/\d+/[^/]+/messages/@original$", status, code)
         h.fail_next("PATCH", rf"/channels/{CHANNEL}/messages/{table.id}", status, code)
         with h.allow_errors():
             r = await h.select(dm, select["custom_id"], [select["options"][0]["value"]], user=ALICE)
@@ -312,6 +321,7 @@ async def test_a_deleted_table_message_is_posted_again(db):
     bot = make_bot(db)
     async with DiscordHarness(bot) as h:
         table = await open_table(h, GAME, [ALICE, BOB])
+        h.fail_next("PATCH", r"/webhooks/\d+/[^/]+/messages/@original$", 404, 10008)
         h.fail_next("PATCH", rf"/channels/{CHANNEL}/messages/{table.id}", 404, 10008)
         dm = h.dms_to(ALICE)[0]
         select = dm.selects()[0]

@@ -9,6 +9,7 @@ import pytest
 from bot.__main__ import main
 from bot.config import Settings
 from bot.local import play
+from bot.sessions import ServiceError
 
 
 def test_without_a_token_it_explains_and_exits_nonzero(monkeypatch, capsys, tmp_path):
@@ -78,7 +79,7 @@ def test_an_unwritable_database_path_is_told_plainly(monkeypatch, capsys, tmp_pa
 
 
 def _args(**kw):
-    base = dict(game="test-high-card", players=2, bots=0, seed=4, option=["cards=3"], new=False)
+    base = dict(game="test-high-card", players=2, bots=0, seed=4, option=["cards=3"], new=False, save=None)
     base.update(kw)
     return argparse.Namespace(**base)
 
@@ -276,3 +277,111 @@ def test_play_help_lists_every_games_options_and_rules_prints_the_pages(tmp_path
     rules_out = _python_m_bot(["play", "gods-of-magic", "--rules"], tmp_path)
     assert rules_out.returncode == 0 and "== The Magic Table ==" in rules_out.stdout
     assert "**" not in rules_out.stdout
+
+
+async def _quit(settings, **kw) -> str:
+    out: list[str] = []
+    assert await play(_args(**kw), settings, ask=lambda _: "q", out=out.append) == 0
+    return "\n".join(out)
+
+
+async def test_local_saves_are_kept_side_by_side_and_listed(tmp_path):
+    from bot.local import list_saves
+
+    settings = Settings(database_path=tmp_path / "local.db", discord_token="")
+    await _quit(settings)  # test-high-card's own save
+    await _quit(settings, game="deathly-thrones", players=1, option=[])
+    await _quit(settings, save="club")  # another game of test-high-card, named
+    # another game never ends the first: each resumes
+    assert "Resuming game #1" in await _quit(settings)
+    assert "Resuming game #2" in await _quit(settings, game="deathly-thrones", players=1, option=[])
+    assert "Resuming game #3" in await _quit(settings, save="club")
+    listed: list[str] = []
+    assert await list_saves(settings, out=listed.append) == 0
+    text = "\n".join(listed)
+    for command in ("scripts/run play test-high-card\n", "scripts/run play deathly-thrones\n",
+                    "scripts/run play test-high-card --save club"):
+        assert command in text + "\n"
+    # a named save holding another game is refused, never ended
+    with pytest.raises(ServiceError, match="holds a game of"):
+        await _quit(settings, game="deathly-thrones", players=1, option=[], save="club")
+    assert "Resuming game #3" in await _quit(settings, save="club")
+    # --new ends it, and says so
+    text = await _quit(settings, save="club", new=True)
+    assert "Ended game #3" in text and "Resuming" not in text
+    with pytest.raises(ServiceError, match="A save name"):
+        await _quit(settings, save="Bad Name!")
+
+
+def test_save_names_round_trip_to_channels_below_zero():
+    from bot.local import game_channel, save_channel, save_name
+
+    names = ["a", "-", "club", "a-b", "zzzzzzzzzzzz", "000000000000", "x1"]
+    channels = {save_channel("terra-sancta", n) for n in names}
+    assert len(channels) == len(names) and all(-(2**63) < c < 0 for c in channels)
+    for n in names:
+        assert save_name(save_channel("terra-sancta", n), "terra-sancta") == n
+    assert save_channel("terra-sancta", "terra-sancta") == game_channel("terra-sancta")
+    assert save_name(game_channel("gods-of-magic"), "gods-of-magic") == "gods-of-magic"
+    assert len({game_channel(g) for g in ["gods-of-magic", "deathly-thrones", "terra-sancta", "guilty-gods",
+                                          "by-gods-and-kings"]}) == 5
+    assert save_name(1234567890123, "terra-sancta") is None  # a Discord channel is no save
+
+
+def test_play_list_from_the_command_line(tmp_path):
+    done = _python_m_bot(["play", "--list"], tmp_path, {"DATABASE_PATH": str(tmp_path / "x.db")})
+    assert done.returncode == 0 and "No saved local game" in done.stdout
+    done = _python_m_bot(["play"], tmp_path, {"DATABASE_PATH": str(tmp_path / "x.db")})
+    assert done.returncode == 2 and "name a game" in done.stderr
+
+
+async def test_local_table_reads_typed_moves_with_the_move_parser(tmp_path):
+    from bot.sessions import SessionService
+    from bot.store import Store
+
+    settings = Settings(database_path=tmp_path / "local.db", discord_token="")
+    text = await _quit(settings, game="terra-sancta", players=1, bots=1, option=["factions=random"])
+    assert "or type a move" in text and "(or type b3 c5)" in text  # the board's hint, for the terminal
+    store = await Store.open(settings.database)
+    try:
+        session = await SessionService(store).active_in_channel(
+            __import__("bot.local", fromlist=["game_channel"]).game_channel("terra-sancta"))
+        assert session is not None
+        game, state = session.game(), session.state()
+        move = next(m for m in game.move_completions(state, game.to_act(state)[0], "") if " " in m)
+        version = session.version
+    finally:
+        await store.close()
+    out: list[str] = []
+    answers = iter(["zz9 yy9", "/move " + move, "q"])
+    assert await play(_args(game="terra-sancta", players=1, bots=1, option=["factions=random"]), settings,
+                      ask=lambda _: next(answers), out=out.append) == 0
+    text = "\n".join(out)
+    assert "! " in text  # the unreadable move is refused with the parser's reason
+    piece_from, piece_to = move.split()[0], move.split()[-1]
+    assert any(piece_from in line and piece_to in line and "Player 1" in line for line in out if "•" in line)
+    store = await Store.open(settings.database)
+    try:
+        after = await SessionService(store).get(session.id)
+        assert after.version > version
+    finally:
+        await store.close()
+
+
+async def test_automatic_players_finishing_a_four_player_game_are_summarised(tmp_path):
+    """The only person is out of a 4-player Terra Sancta game: the three automatic players play
+    it out in one go, and the terminal shows a summary instead of hundreds of lines."""
+    from bot.local import EVENTS_SHOWN
+
+    settings = Settings(database_path=tmp_path / "local.db", discord_token="")
+    out: list[str] = []
+    answers = iter(["1"] * 3000)
+    args = _args(game="terra-sancta", players=1, bots=3, seed=2, option=[])
+    assert await play(args, settings, ask=lambda _: next(answers), out=out.append) == 0
+    text = "\n".join(out)
+    assert "game over" in text.lower() and "more events while the automatic players played on" in text
+    run = longest = 0
+    for line in out:
+        run = run + 1 if line.startswith("  •") else 0
+        longest = max(longest, run)
+    assert longest <= EVENTS_SHOWN

@@ -100,3 +100,84 @@ def test_the_board_is_a_small_palette_png():
     png = draw_board(GAME.view(s, None))
     img = Image.open(io.BytesIO(png))
     assert img.mode == "P" and len(png) < 25_000
+
+
+def test_each_faction_field_starts_with_its_colour():
+    from bot.render.terra_sancta import COLOUR_KEYS
+
+    s, _ = _midgame(4, 2)
+    view = GAME.view(s, None)
+    panel = RENDERER(GAME).table(view, RenderContext())[0]
+    keys = [f.name.split(" ")[0] for f in panel.fields if f.name.split(" ")[0] in COLOUR_KEYS]
+    assert len(keys) == 4 and len(set(keys)) == 4, [f.name for f in panel.fields]
+
+
+def _pixel(png: bytes, square: str, dx: int, dy: int):
+    from bot.render.terra_sancta import _xy
+
+    x, y = _xy(square)
+    return Image.open(io.BytesIO(png)).convert("RGB").getpixel((x + dx, y + dy))
+
+
+def test_a_two_player_board_draws_no_crowns_for_the_empty_sides():
+    from rules.terra_sancta.board import CROWN, square_name
+
+    s = GAME.setup(["a", "b"], {"seat_factions": "grove,bots"}, seed=1)
+    view = GAME.view(s, None)
+    png = draw_board(view)
+    seated = set(view.sides.values())
+    gold = (212, 160, 0)
+    for side, sq in CROWN.items():
+        name = square_name(sq)
+        shown = _pixel(png, name, 10, 6)
+        near_gold = sum(abs(a - b) for a, b in zip(shown, gold, strict=True)) < 60
+        assert near_gold == (side in seated), (side, shown)  # the king stands below the crown's tips
+
+
+def test_the_selected_piece_is_part_of_the_cached_picture():
+    s = GAME.setup(["a", "b"], {"seat_factions": "grove,bots"}, seed=1)
+    view = GAME.view(s, None)
+    piece = next(p.square for p in view.pieces if p.kind == "P")
+    assert draw_board(view.model_copy(update={"selected": piece})) != draw_board(view)
+
+
+def test_the_terminal_board_lists_wounded_pieces():
+    from bot.render.terra_sancta import text_board
+
+    s = GAME.setup(["a", "b"], {"seat_factions": "grove,bots"}, seed=1)
+    view = GAME.view(s, None)
+    assert "Wounded" not in text_board(view)
+    king = next(p for p in view.pieces if p.kind == "K")
+    king.hp = 5
+    assert f"Wounded: K1 {king.square} 5/{king.max_hp}" in text_board(view) or \
+        f"Wounded: K2 {king.square} 5/{king.max_hp}" in text_board(view)
+
+
+def test_a_selected_piece_shows_its_destinations_as_dots():
+    import io
+
+    from PIL import Image
+
+    from bot.render.terra_sancta import CELL, SELECT_COLOUR, _xy
+    from rules.terra_sancta.movegen import piece_moves
+    from rules.terra_sancta.notation import square_name
+
+    s = GAME.setup(["a", "b"], {"seat_factions": "grove,bots"}, seed=1)
+    while s.stage != "select":
+        p = GAME.to_act(s)[0]
+        s = GAME.apply(s, p, GAME.legal_actions(s, p)[0].key).state
+    player = GAME.to_act(s)[0]
+    assert GAME.view(s, None).destinations == []  # nothing selected: no dots
+    pick = next(a for a in GAME.legal_actions(s, player) if a.label.startswith("Pawn"))
+    s = GAME.apply(s, player, pick.key).state
+    view = GAME.view(s, None)
+    moves = piece_moves(s.board, s.selected, GAME.sheet(s, player))
+    assert view.destinations == sorted({square_name(m.to) for m in moves if m.kind == "move"})
+    assert view.destinations
+    img = Image.open(io.BytesIO(draw_board(view))).convert("RGB")
+    for name in view.destinations:
+        x, y = _xy(name)
+        r, g, b = img.getpixel((x + CELL // 2, y + CELL // 2))
+        assert abs(r - SELECT_COLOUR[0]) + abs(g - SELECT_COLOUR[1]) + abs(b - SELECT_COLOUR[2]) < 60, name
+    plain = view.model_copy(update={"destinations": [], "targets": []})
+    assert draw_board(plain) != draw_board(view)

@@ -123,13 +123,21 @@ def test_draw_phase_over_the_hand_limit_asks_what_to_discard():
 
 def test_play_phase_new_realm_needs_a_location_and_back_works():
     s = board(hands={"a": ["E05", "L03"]}, phase="play")
-    assert keys(s, "a") == ["play.card:L03"], "no realm yet: only a Location can be played"
+    # no realm yet: only a Location can be played, and only to a new realm: one step
+    [only] = G.legal_actions(s, "a")
+    assert only.key == "play:L03:new" and only.label == "Start a new realm with Circus (L3)" and only.private
+    s, events = act(s, "a", "play:L03:new")
+    assert s.phase == "roll" and s.domains["a"][0].cards[0].card == "L03" and s.building is None
+    assert any(e.kind == "card_played" for e in events)
+    # a card with several places takes two steps, and Back undoes the first
+    s = board(hands={"a": ["E05", "L03"]}, realms={"a": [["L01"]]}, phase="play")
+    assert keys(s, "a") == ["play:E05:r0", "play.card:L03"]
     s, _ = act(s, "a", "play.card:L03")
-    assert keys(s, "a") == ["play.to:new", "play.back"]
+    assert keys(s, "a") == ["play.to:new", "play.to:r0", "play.back"]
     s, _ = act(s, "a", "play.back")
     s, _ = act(s, "a", "play.card:L03")
     s, _ = act(s, "a", "play.to:new")
-    assert s.phase == "roll" and s.domains["a"][0].cards[0].card == "L03"
+    assert s.phase == "roll" and s.domains["a"][1].cards[0].card == "L03"
 
 
 def test_play_phase_pass_with_reason_when_nothing_fits():
@@ -167,8 +175,7 @@ def test_creation_plays_one_or_two_cards():
 def test_creation_finish_after_one_and_pass_with_empty_hand():
     s = board(hands={"a": ["E05"]}, realms={"a": [["L01"]]})
     s, _ = roll(s, 1)
-    s, _ = act(s, "a", "play.card:E05")
-    s, _ = act(s, "a", "play.to:r0")
+    s, _ = act(s, "a", "play:E05:r0")
     assert keys(s, "a") == ["fin"]
     s, _ = act(s, "a", "fin")
     assert s.player == "b"
@@ -321,14 +328,18 @@ def test_recombination_rearranges_and_keeps_the_hand_size():
     s, _ = act(s, "a", "recombine.to:hand")
     assert sorted(s.hands["a"]) == ["D01", "E01", "E05"]
     assert "rc:done" not in keys(s, "a"), "the hand must end the same size"
+    # how many cards are still to put back is said on the table (hand sizes are public)
+    assert G.view(s, None).prompt.endswith("2 cards still to put back from the hand.")
     s, _ = act(s, "a", "recombine.card:E05")
     s, _ = act(s, "a", "recombine.to:r1")
+    assert G.view(s, None).prompt.endswith("1 card still to put back from the hand.")
     s, _ = act(s, "a", "recombine.card:O09")
     s, _ = act(s, "a", "recombine.to:r1")
     assert len(s.domains["a"][0].cards) == 1
     assert "rc:done" not in keys(s, "a")
     s, _ = act(s, "a", "recombine.card:D01")
     s, _ = act(s, "a", "recombine.to:on.O09")
+    assert "back to its size" in G.view(s, None).prompt
     s, _ = act(s, "a", "rc:done")
     assert sorted(s.hands["b"] + s.hands["a"])  # the turn moved on
     assert s.player == "b" and s.hands["a"] == ["E01"]
@@ -414,26 +425,25 @@ def test_exhausted_deck_reshuffles_once_then_ends_with_a_last_scoring():
 
 def test_storytelling_on_asks_for_a_line_and_posts_it():
     s = board(hands={"a": ["E05"]}, realms={"a": [["L01"]]}, phase="play", options={"storytelling": "on"})
-    [a] = [x for x in G.legal_actions(s, "a") if x.key == "play.card:E05"]
-    assert a.text_prompt is None, "choosing the card changes no realm yet"
-    s, _ = act(s, "a", "play.card:E05")
-    [t] = [x for x in G.legal_actions(s, "a") if x.key == "play.to:r0"]
+    [t] = [x for x in G.legal_actions(s, "a") if x.key == "play:E05:r0"]  # one place: one step
     assert t.text_prompt and not t.text_required
-    s2, events = act(s, "a", "play.to:r0", "Witches dance in the volcano.")
+    s2, events = act(s, "a", "play:E05:r0", "Witches dance in the volcano.")
     assert any(e.kind == "story" and "Witches" in e.text for e in events)
-    s3, events = act(s, "a", "play.to:r0")  # a skipped line is fine unless strict
+    s3, events = act(s, "a", "play:E05:r0")  # a skipped line is fine unless strict
     assert not any(e.kind == "story" for e in events)
+    s = board(hands={"a": ["L05"]}, realms={"a": [["L01"]]}, phase="play", options={"storytelling": "on"})
+    [a] = [x for x in G.legal_actions(s, "a") if x.key == "play.card:L05"]
+    assert a.text_prompt is None, "choosing the card changes no realm yet"
 
 
 def _strict_move():
     s = board(players=("a", "b", "c"), hands={"a": ["E05", "O05"]}, realms={"a": [["L01"]]},
               phase="play", options={"storytelling": "strict"})
-    s, _ = act(s, "a", "play.card:E05")
-    [t] = [x for x in G.legal_actions(s, "a") if x.key == "play.to:r0"]
+    [t] = [x for x in G.legal_actions(s, "a") if x.key == "play:E05:r0"]
     assert t.text_required
     with pytest.raises(IllegalAction):
-        G.apply(s, "a", "play.to:r0")
-    s, _ = act(s, "a", "play.to:r0", "Witches brew in the volcano.")
+        G.apply(s, "a", "play:E05:r0")
+    s, _ = act(s, "a", "play:E05:r0", "Witches brew in the volcano.")
     return s
 
 
@@ -447,7 +457,7 @@ def test_strict_storytelling_majority_objection_undoes_the_move():
     assert any(e.kind == "objection_upheld" for e in events)
     assert G.to_act(s) == ["a"] and "E05" in s.hands["a"] and len(s.domains["a"][0].cards) == 1
     # E05 had only one place to go: that place, and so that card, are ruled out this turn
-    assert keys(s, "a") == ["play.card:O05"] and G.phase_timeout(s) is None
+    assert keys(s, "a") == ["play:O05:r0"] and G.phase_timeout(s) is None
 
 
 def test_strict_objection_rules_out_only_the_chosen_spot_when_others_remain():
@@ -491,8 +501,7 @@ def test_views_never_show_another_hand_and_ignore_the_deck_order():
 def test_state_round_trips_through_json():
     s = board(hands={"a": ["E05"]}, realms={"a": [["L01", ("E01", ["D01"])]]}, phase="play",
               options={"storytelling": "strict"})
-    s, _ = act(s, "a", "play.card:E05")
-    s, _ = act(s, "a", "play.to:r0", "A line.")
+    s, _ = act(s, "a", "play:E05:r0", "A line.")
     assert G.load_state(G.dump_state(s)) == s
 
 
@@ -540,6 +549,9 @@ def _auto(s, player="a"):
 
 def test_auto_player_completes_a_realm():
     s = board(hands={"a": ["O01", "E10"]}, realms={"a": [["L05", "A05", ("E05", ["D05"])]]}, phase="play")
+    assert _auto(s) == "play:O01:r0"  # a single place: one step
+    s = board(hands={"a": ["O01", "E10"]}, realms={"a": [["L05", "A05", ("E05", ["D05"])], ["L02"]]},
+              phase="play")
     assert _auto(s) == "play.card:O01"
     s, _ = act(s, "a", "play.card:O01")
     assert _auto(s) == "play.to:r0"
@@ -569,3 +581,22 @@ def test_auto_player_beats_random_players():
             s = G.apply(s, p, a.key).state
         wins += "auto" in G.result(s).winners
     assert wins >= 7
+
+
+def test_a_descriptors_play_names_the_card_it_attaches_to():
+    s = board(hands={"a": ["D07"]}, realms={"a": [["L01", "E02"]]})
+    s, _ = roll(s, 6)
+    s, _ = act(s, "a", "play.card:D07")
+    s, events = act(s, "a", "play.to:on.E02")
+    [played] = [e for e in events if e.kind == "card_played"]
+    assert "attaches" in played.text and s.cards["E02"].short in played.text
+    assert s.cards["D07"].short in played.text
+    # a Descriptor with a single host: one step, named in the label too
+    s = board(hands={"a": ["D07"]}, realms={"a": [["L01"]]})
+    s, _ = roll(s, 6)
+    [one, skip] = G.legal_actions(s, "a")
+    assert one.key == "play:D07:on.L01" and s.cards["L01"].short in one.label and one.private
+    assert skip.key == "skip" and not skip.private
+    s, events = act(s, "a", one.key)
+    assert s.domains["a"][0].cards[0].descriptors == ["D07"]
+    assert any(e.kind == "card_played" and s.cards["L01"].short in e.text for e in events)

@@ -130,7 +130,7 @@ def test_play_phase_targets_of_a_picked_card_are_private():
 
 
 def test_creation_alteration_and_evocation_targets_are_private():
-    s = board(hands={"a": ["E05", "D07"]}, realms={"a": [["L01"]]}, deck_top=("O04",))
+    s = board(hands={"a": ["E05", "D07"]}, realms={"a": [["L01"], ["L02"]]}, deck_top=("O04",))
     s, _ = roll(s, 1)
     s, _ = act(s, "a", "play.card:E05")
     assert _public(s, "a") == ["play.back"] and leaks_of_state(s) == {}
@@ -347,7 +347,7 @@ def test_resample_redeals_hidden_hands_and_the_deck_with_the_same_counts():
 
 def test_resample_keeps_a_picked_card_a_valid_choice():
     # b is placing a card picked from the hand: a redealt hand still holds a card that can go there
-    s = board(hands={"a": ["O01"], "b": ["L03", "E05", "D02", "O07"]}, realms={"b": [["L01"]]},
+    s = board(hands={"a": ["O01"], "b": ["L03", "E05", "D02", "O07"]}, realms={"b": [["L01"], ["L02"]]},
               phase="play", current=1)
     s, _ = act(s, "b", "play.card:E05")
     for seed in range(30):
@@ -371,8 +371,7 @@ def test_resample_keeps_a_picked_card_a_valid_choice():
 def test_resample_in_strict_storytelling_remaps_the_snapshot_and_forbidden_moves():
     s = board(players=("a", "b", "c"), hands={"a": ["E05", "O05"], "b": ["A01", "A02"]},
               realms={"a": [["L01"]]}, phase="play", options={"storytelling": "strict"})
-    s, _ = act(s, "a", "play.card:E05")
-    s, _ = act(s, "a", "play.to:r0", "Witches brew in the volcano.")
+    s, _ = act(s, "a", "play:E05:r0", "Witches brew in the volcano.")
     s, _ = act(s, "b", "obj:yes")
     for viewer in (None, "b"):
         r = _check_resample(s, viewer, Rng(seed=4))
