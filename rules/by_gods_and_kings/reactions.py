@@ -11,6 +11,7 @@ from rules.by_gods_and_kings import cards
 from rules.by_gods_and_kings.abilities import HOW_TEXT, use
 from rules.by_gods_and_kings.content import ShardAbility
 from rules.by_gods_and_kings.effects_model import Target
+from rules.by_gods_and_kings.levels import levelled
 from rules.by_gods_and_kings.state import BgkState, Hero
 from rules.core import Event
 from rules.core.steps import Option
@@ -64,7 +65,7 @@ def use_options(s: BgkState, seat: str, arg: str, chosen: dict[str, str]) -> lis
     refs = reaction_refs(s, seat)
     if arg == "ability":
         return [Option(value=f"{h.id}.{ref}", label=f"{h.name}: {ab.name} ({HOW_TEXT[ab.trigger]})",
-                       description=ab.effect.describe()[:100])
+                       description=levelled(s, h, ab).effect.describe()[:100])
                 for h, ref, ab in refs]
     found = _chosen(s, refs, chosen["ability"])
     if found is None:

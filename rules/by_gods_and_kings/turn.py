@@ -23,6 +23,7 @@ from rules.by_gods_and_kings.effects import deal
 from rules.by_gods_and_kings.enemy import fighter_abilities, reached, strike
 from rules.by_gods_and_kings.events import CardPlayed
 from rules.by_gods_and_kings.gear import attack_stats
+from rules.by_gods_and_kings.levels import levelled
 from rules.by_gods_and_kings.reactions import target_options
 from rules.by_gods_and_kings.state import BgkState, Hero, Npc
 from rules.by_gods_and_kings.stats import stat
@@ -107,7 +108,8 @@ def fire_options(s: BgkState, arg: str, chosen: dict[str, str]) -> list[Option]:
     hero = actor_hero(s)
     if arg == "ability":
         return [Option(value=r, label=f"Fire {ability(s, r).name}",
-                       description=ability(s, r).effect.describe()[:100]) for r in s.queue]
+                       description=levelled(s, hero, ability(s, r)).effect.describe()[:100])
+                for r in s.queue]
     ref = chosen["ability"]
     ab = ability(s, ref)
     aims = target_options(s, hero, ab.target)

@@ -172,3 +172,20 @@ def test_saved_characters_re_equip_before_setting_out_and_a_wipe_keeps_that():
     assert s.origin[0].equipped == ["maji"]  # a wipe starts over from the party as it left
     back = G.records_out(s)["a"][0]
     assert isinstance(back, Character) and back.equipped == ["maji"]
+
+
+def test_the_reaction_menu_describes_an_ability_at_its_shards_level():
+    from rules.by_gods_and_kings.reactions import use_options
+
+    s = G.setup(["a"], {"party": "4"}, 3)  # Gilbert (c0) wears the Shard of the Bulwark
+    hero = s.party[0]
+    hero.hand = ["H5", "S9"]
+
+    def brace() -> str:
+        opts = use_options(s, "a", "ability", {})
+        return next(o.description for o in opts if o.value == "c0.bulwark.discard")
+
+    assert "6" in brace() and "10" not in brace()
+    hero.shard_xp["bulwark"] = 15  # level 3: +2 power a level above the first
+    assert shard_level(CAT, "bulwark", 15) == 3
+    assert "10" in brace()
