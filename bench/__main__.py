@@ -10,6 +10,10 @@
 5. State size: the largest saved state (JSON bytes) along automatic games of each game at its
    largest player count (and Gods of Magic with strict storytelling).
 
+`--database URL|throwaway` instead compares one action's latency on SQLite and that database, and
+with `--throughput SECONDS` also measures completed actions per second on it with 1 and 2 bot
+processes (bench/throughput.py).
+
 Discord is the offline harness of the tests (no network); the database is a real
 SQLite file in a temporary folder.
 """
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import sys
 import tempfile
@@ -240,8 +245,11 @@ async def commit_cost(commits: int) -> dict[str, float]:
     return {mode: statistics.median(v) for mode, v in out.items()}
 
 
-def compare_backends(database: str, samples: int) -> int:
-    """One action's median and p99 on SQLite, then on `database` (or a throwaway PostgreSQL)."""
+def compare_backends(database: str, samples: int, throughput: float = 0.0, sessions: int = 200,
+                     game: str = BENCH_GAME) -> int:
+    """One action's median and p99 on SQLite, then on `database` (or a throwaway PostgreSQL);
+    with `throughput` (seconds), completed actions per second on `database` with 1 and 2 bot
+    processes at `sessions` concurrent sessions (bench/throughput.py)."""
     server = None
     if database == "throwaway":
         from tests.support import postgres
@@ -256,6 +264,26 @@ def compare_backends(database: str, samples: int) -> int:
             single, _ = asyncio.run(latency(samples, 1, target))
             print(f"action latency on {name}, 1 session ({len(single)} actions): median "
                   f"{statistics.median(single) * 1000:.2f} ms, p99 {pct(single, 0.99) * 1000:.2f} ms")
+        if throughput > 0:
+            from bench import throughput as tp
+
+            print(f"throughput on postgresql, {sessions} concurrent sessions of {game} for "
+                  f"{throughput:g} s (driver: this process, one request in flight per session; "
+                  "bot + fake Discord + the automatic player's choice: the worker processes; "
+                  f"{os.cpu_count()} cores shared with PostgreSQL):")
+            rates = {}
+            for n, base in ((1, tp.CHANNEL_BASE), (2, tp.CHANNEL_BASE + 10_000)):
+                if server is not None:
+                    database = asyncio.run(server.new_database())
+                done, window, cpu, driver = asyncio.run(
+                    tp.run(database, n, sessions, throughput, game, base))
+                rates[n] = done / throughput
+                print(f"  {n} process(es): {done} actions in {throughput:g} s, {rates[n]:.1f} "
+                      f"actions/s; CPU busy over the {window:.1f} s to the last answer: worker(s) "
+                      + ", ".join(f"{c / window:.0%}" for c in cpu)
+                      + f", driver {driver / window:.0%} of a core; worker CPU per action "
+                      f"{sum(cpu) / max(done, 1) * 1000:.1f} ms")
+            print(f"  2 processes / 1 process: {rates[2] / rates[1]:.2f}x")
     finally:
         if server is not None:
             server.stop()
@@ -276,12 +304,17 @@ def main(argv: list[str] | None = None) -> int:
                         help="compare one action's latency on SQLite and on this (empty) database "
                              "instead of the whole benchmark; `throwaway` starts a PostgreSQL "
                              "server for the run (tests/support/postgres.py)")
+    parser.add_argument("--throughput", type=float, default=0.0, metavar="SECONDS",
+                        help="with --database: also completed actions per second on it with 1 and "
+                             "2 bot processes (--sessions concurrent sessions), each for SECONDS")
+    parser.add_argument("--throughput-game", default=BENCH_GAME)
     args = parser.parse_args(argv)
     if BENCH_GAME not in rules.GAMES:
         print(f"{BENCH_GAME} is not installed", file=sys.stderr)
         return 2
     if args.database:
-        return compare_backends(args.database, args.samples)
+        return compare_backends(args.database, args.samples, args.throughput, args.sessions,
+                                args.throughput_game)
     print("bot-token Discord calls per click (a whole game by automatic moves through the harness; "
           "Discord's global limit is 50 calls/s per bot):")
     from tests.support.calls import count_all

@@ -1,6 +1,7 @@
 """One harnessed bot in its own OS process, for the multi-process tests (tests/bot/test_scale.py).
 
     python -m tests.support.shard_worker DATABASE_URL --shard-count 2 --shard-ids 0
+    [--channels N --channel-base C]   N channels from C (default: 2000 and 2001), members 100...
 
 The real (sharded) bot runs on the offline Discord harness, on the shared database, with a clock
 `time.time() + offset`. The test drives it with one JSON object per line on stdin and reads one
@@ -15,6 +16,7 @@ JSON answer per line on stdout (answers may come out of order: each carries the 
     {"op": "fire", "n": 100}                      that many clicks of the prepared component at once
     {"op": "auto_move", "channel": 2000}          the automatic player's choice for the person to
                                                   act, clicked through Discord; answers the version
+    {"op": "bench_move", "channel": 2000}         the same, quicker to find the component
     {"op": "tick"}                                 the turn timers once (reminders, expiries)
     {"op": "advance", "seconds": 60}               move this process's clock
     {"op": "quit"}
@@ -47,7 +49,12 @@ class Worker:
                             worker_lease_seconds=args.lease, timer_poll_seconds=1)
         self.bot = build_bot(settings, clock=self.now, seed_source=lambda: args.seed,
                              run_timers=False)
-        self.h = DiscordHarness(self.bot, guild_id=GUILD)
+        if args.channels:  # many tables (the benchmark): channels from --channel-base, members 100...
+            channels = tuple(range(args.channel_base, args.channel_base + args.channels))
+            members = {100 + i: f"Player {i}" for i in range(2 * args.channels)}
+            self.h = DiscordHarness(self.bot, guild_id=GUILD, channel_ids=channels, members=members)
+        else:
+            self.h = DiscordHarness(self.bot, guild_id=GUILD)
         self.prepared: tuple[FakeMessage, str, list[str] | None, int] | None = None
         self.out_lock = asyncio.Lock()
 
@@ -127,6 +134,26 @@ class Worker:
         return {"done": reply is None, "version": session.version, "status": session.status,
                 "text": reply.text() if reply is not None else ""}
 
+    async def op_bench_move(self, r: dict) -> dict:
+        """auto_move for the benchmark: looks for the component in the channel and the DMs only
+        (the harness's ephemeral lookup scans every interaction so far), else as auto_move."""
+        assert self.bot.service is not None
+        session = await self.bot.service.active_in_channel(r["channel"])
+        if session is not None and session.status == "active":
+            game, state = session.game(), session.state()
+            seat = session.seat(next(p for p in game.to_act(state) if not session.seat(p).auto))
+            action = game.auto_action(state, seat.player_id, Rng(seed=session.version))
+            found = None if action.text_prompt else e2e.component_for(
+                self.h.messages_in(r["channel"]) + self.h.dms_to(seat.user_id), session.id,
+                session.version, action.key, oldest=seat.actions_version)
+            if found is not None:
+                message, cid, values = found
+                await (self.h.click(message, cid, user=seat.user_id) if values is None
+                       else self.h.select(message, cid, values, user=seat.user_id))
+                after = await self.bot.service.get(session.id)
+                return {"done": False, "version": after.version, "status": after.status}
+        return await self.op_auto_move(r)
+
     async def op_tick(self, r: dict) -> dict:
         assert self.bot.controller is not None
         before = {c: len(self.h.messages_in(c)) for c in self.h.channel_ids}
@@ -182,6 +209,8 @@ def main() -> None:
     parser.add_argument("--shard-ids", default=None)
     parser.add_argument("--lease", type=float, default=60.0)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--channels", type=int, default=0)
+    parser.add_argument("--channel-base", type=int, default=3000)
     args = parser.parse_args()
     asyncio.run(Worker(args).run())
 

@@ -27,13 +27,15 @@ class WorkerProcess:
     @classmethod
     async def start(cls, database: str, *, shard_count: int | None = None,
                     shard_ids: str | None = None, lease: float = 60.0, name: str = "w",
-                    seed: int = 7) -> WorkerProcess:
+                    seed: int = 7, channels: int = 0, channel_base: int = 3000) -> WorkerProcess:
         args = [sys.executable, "-m", "tests.support.shard_worker", database, "--lease", str(lease),
                 "--seed", str(seed)]
         if shard_count is not None:
             args += ["--shard-count", str(shard_count)]
         if shard_ids is not None:
             args += ["--shard-ids", shard_ids]
+        if channels:
+            args += ["--channels", str(channels), "--channel-base", str(channel_base)]
         proc = await asyncio.create_subprocess_exec(
             *args, cwd=ROOT, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"},
