@@ -27,6 +27,8 @@ from rules.terra_sancta.state import TSView
 CELL = 44
 MARGIN = 20
 BOARD_PX = CELL * SIZE + 2 * MARGIN
+PIECE_FONT, PAWN_FONT, HP_FONT, COORD_FONT = 27, 20, 17, 15
+"""Type sizes, chosen to stay legible when a phone shows the 568-pixel board about 300 pixels wide."""
 LETTER = {"P": "P", "N": "N", "B": "B", "R": "R", "Q": "C", "K": "K"}
 """The letter drawn on each piece (C: the champion)."""
 
@@ -94,7 +96,7 @@ def _background(sides: tuple[str, ...] = tuple(CROWN)) -> Image.Image:
     drawn once per set of sides."""
     img = Image.new("RGB", (BOARD_PX, BOARD_PX), (58, 46, 36))
     d = ImageDraw.Draw(img)
-    coord = font(13)
+    coord = font(COORD_FONT)
     for sq in range(SIZE * SIZE):
         f, r = sq % SIZE, sq // SIZE
         x, y = MARGIN + f * CELL, MARGIN + (SIZE - 1 - r) * CELL
@@ -149,7 +151,7 @@ def paint_board(view: TSView) -> Image.Image:
     for name in view.targets:  # what it may attack: a ring around the piece
         outline(name, SELECT_COLOUR, 2)
 
-    letter_big, letter_small, hp_font = font(22), font(17), font(11)
+    letter_big, letter_small, hp_font = font(PIECE_FONT), font(PAWN_FONT), font(HP_FONT)
     for p in view.pieces:
         x, y = _xy(p.square)
         colour = rgb(view.faction_colours.get(p.owner, "#888888"))
@@ -171,9 +173,10 @@ def paint_board(view: TSView) -> Image.Image:
                         fill=(60, 200, 60) if share > 0.5 else (230, 170, 0) if share > 0.25 else (220, 40, 40))
             label = str(p.hp)
             box = d.textbbox((0, 0), label, font=hp_font)
-            tx, ty = x + CELL - 3 - (box[2] - box[0]), y + 1
-            d.rectangle([tx - 2, ty, x + CELL - 2, ty + box[3] + 1], fill=(255, 255, 255))
-            d.text((tx, ty), label, font=hp_font, fill=(180, 0, 0))
+            tx, ty = x + CELL - 3 - (box[2] - box[0]), y
+            d.rectangle([tx - 3, ty, x + CELL - 1, ty + box[3] + 1], fill=(255, 255, 255),
+                        outline=(180, 0, 0))
+            d.text((tx - 1, ty), label, font=hp_font, fill=(180, 0, 0))
     return img
 
 

@@ -181,3 +181,22 @@ def test_a_selected_piece_shows_its_destinations_as_dots():
         assert abs(r - SELECT_COLOUR[0]) + abs(g - SELECT_COLOUR[1]) + abs(b - SELECT_COLOUR[2]) < 60, name
     plain = view.model_copy(update={"destinations": [], "targets": []})
     assert draw_board(plain) != draw_board(view)
+
+
+def test_labels_stay_legible_when_a_phone_shows_the_board_300_pixels_wide():
+    """Discord shows the board about 300 px wide on a phone: piece letters at least 12 px and
+    health numbers at least 8 px there (the first board's 11-px numbers came out under 6)."""
+    import io
+
+    from PIL import Image
+
+    from bot.render.terra_sancta import BOARD_PX, HP_FONT, PAWN_FONT, PIECE_FONT
+
+    scale = 300 / BOARD_PX
+    assert PIECE_FONT * scale >= 12 and PAWN_FONT * scale >= 10 and HP_FONT * scale >= 8
+    s = GAME.setup(["a", "b"], {"seat_factions": "grove,bots"}, seed=1)
+    view = GAME.view(s, None)
+    king = next(p for p in view.pieces if p.kind == "K")
+    king.hp = 5
+    img = Image.open(io.BytesIO(draw_board(view)))
+    assert img.width == BOARD_PX
