@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from rules.by_gods_and_kings import cards
 from rules.by_gods_and_kings.abilities import release_alone
+from rules.by_gods_and_kings.campaign import award_experience
 from rules.by_gods_and_kings.content import BattleStep, RestStep, SaveStep
 from rules.by_gods_and_kings.effects import AnyUnit, draw_up, heal, lose
 from rules.by_gods_and_kings.enemy import announce, land
@@ -105,6 +106,7 @@ def victory(s: BgkState, events: list[Event]) -> None:
     outro = s.scenario_def.outro
     events.append(Event(kind="game_over", text=f"The party completes {s.scenario_def.name}! {outro}".strip(),
                         data={"outcome": "victory"}))
+    award_experience(s, events)
 
 
 # --- a battle ------------------------------------------------------------------------------
@@ -342,6 +344,7 @@ def clear_battle(s: BgkState, events: list[Event]) -> None:
 def win_battle(s: BgkState, events: list[Event]) -> None:
     step = s.battle_def
     events.append(BattleEnded(won=True, step=s.step).event(f"The party wins {step.name}."))
+    s.battles_won += 1
     clear_battle(s, events)
     cat = s.cat
     held = {sid for h in s.party for sid in [*h.shards, *h.aside]}
@@ -375,6 +378,7 @@ def wipe(s: BgkState, events: list[Event]) -> None:
         s.buildings = {}
         events.append(Event(kind="game_over", text=(
             f"No attempt is left: {s.scenario_def.name} defeats the party."), data={"outcome": "defeat"}))
+        award_experience(s, events)
         return
     s.attempt += 1
     restart(s)
@@ -388,7 +392,7 @@ def restart(s: BgkState) -> None:
     """The scenario from its start: the party as it entered, a fresh shuffle."""
     s.party = [independent_copy(h) for h in s.origin]
     s.deck = cards.shuffled(s.rng, s.decks)
-    s.discard, s.stash, s.battle, s.step = [], [], None, 0
+    s.discard, s.stash, s.battle, s.step, s.battles_won = [], [], None, 0, 0
     s.area, s.visited, s.votes = "", [], {}
     s.actor, s.played, s.queue, s.spent, s.intent = None, None, [], 0, None
     s.opening, s.saving, s.ready, s.buildings = [], [], [], {}

@@ -17,7 +17,6 @@ from rules.by_gods_and_kings.camp import (
 from rules.by_gods_and_kings.campaign import (
     Character,
     aside_events,
-    award_experience,
     characters_out,
     describe,
     form_party,
@@ -284,18 +283,7 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
         else:
             self._flat(s, player, key, events)
         self._prune(s)
-        self._tally(state, s, events)
         return Outcome(state=s, events=events)
-
-    def _tally(self, before: BgkState, s: BgkState, events: list[Event]) -> None:
-        """Count the battles won in this attempt; when the scenario ends, the shards' experience."""
-        for e in events:
-            if e.kind == "restart":
-                s.battles_won = 0
-            elif e.kind == "battle_end" and e.data.get("won"):
-                s.battles_won += 1
-        if s.phase == "over" and before.phase != "over":
-            award_experience(s, events)
 
     def _finish_plan(self, s: BgkState, seat: str, verb: str, args: dict[str, str],
                      events: list[Event]) -> None:
