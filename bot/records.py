@@ -39,9 +39,14 @@ def unique_name(wanted: str, taken: set[str]) -> str:
 NAME_PUNCTUATION = frozenset(" -'.")
 
 
+def squeeze(name: str) -> str:
+    """A typed name, cut (twice the longest name) and with its runs of white space made one."""
+    return " ".join(name[:NAME_MAX * 2].split())
+
+
 def check_name(name: str, label: str) -> str:
     """A record name a person typed, trimmed: 1-40 letters, digits, spaces, - ' and ."""
-    name = " ".join(name[:NAME_MAX * 2].split())
+    name = squeeze(name)
     if not name:
         raise RecordError(f"Give your {label} a name.")
     if len(name) > NAME_MAX:
@@ -133,7 +138,7 @@ class Records:
 
     async def find(self, guild_id: int, user_id: int, game: Game, name: str) -> tuple[RecordRow, BaseModel]:
         rows = await self.of(guild_id, user_id, game)
-        wanted = " ".join(name[:NAME_MAX * 2].split())
+        wanted = squeeze(name)
         row = next((r for r in rows if r.name == wanted), None) \
             or next((r for r in rows if r.name.lower() == wanted.lower()), None)
         if row is None:
