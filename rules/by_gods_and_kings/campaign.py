@@ -104,23 +104,19 @@ def form_party(cat: Catalogue, players: list[str], brought: dict[str, list[Chara
     return party
 
 
-def set_aside_duplicates(party: list[Hero]) -> list[tuple[Hero, str, Hero]]:
-    """A shard held by an earlier character is set aside by the later one for this game;
-    returns (holder, shard, the one who set it aside)."""
-    holder: dict[str, Hero] = {}
-    out = []
+def set_aside_duplicates(party: list[Hero]) -> None:
+    """A shard held by an earlier character is set aside by the later one for this game."""
+    held: set[str] = set()
     for h in party:
         for sid in list(h.shards):
-            if sid in holder:
+            if sid in held:
                 h.shards.remove(sid)
                 if sid in h.equipped:
                     h.equipped.remove(sid)
                     h.aside_equipped.append(sid)
                 h.aside.append(sid)
-                out.append((holder[sid], sid, h))
             else:
-                holder[sid] = h
-    return out
+                held.add(sid)
 
 
 def aside_events(cat: Catalogue, party: list[Hero]) -> list[Event]:

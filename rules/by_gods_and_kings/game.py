@@ -24,7 +24,7 @@ from rules.by_gods_and_kings.campaign import (
     new_character,
 )
 from rules.by_gods_and_kings.catalogue import CATALOGUES, cached_catalogue
-from rules.by_gods_and_kings.content import Catalogue, CharacterDef, ScenarioDef
+from rules.by_gods_and_kings.content import Catalogue, ScenarioDef
 from rules.by_gods_and_kings.enemy import land
 from rules.by_gods_and_kings.flow import (
     battle_over,
@@ -34,7 +34,6 @@ from rules.by_gods_and_kings.flow import (
     end_turn,
     open_with,
 )
-from rules.by_gods_and_kings.gear import Loadout
 from rules.by_gods_and_kings.invariants import check
 from rules.by_gods_and_kings.plans import FIRE, NPC, PLANS, PLAY, USE, actions, handle, still_valid
 from rules.by_gods_and_kings.reactions import react, reaction_refs
@@ -146,16 +145,17 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
             raise IllegalAction("Every seat needs a different player.")
         version = CATALOGUES.current()
         cat = CATALOGUES.get(version)
-        if brought is None:
-            party = make_party(cat, players, party_size(opts["party"], len(players), cat))
+        if brought is None:  # the band's characters in content order
+            size = party_size(opts["party"], len(players), cat)
         else:
             count = sum(len(v) for v in brought.values())
             if count > MAX_PARTY:
                 raise IllegalAction(f"A party has at most {MAX_PARTY} characters; {count} were brought.")
             wanted = max(AUTO_PARTY, len(players)) if opts["party"] == "auto" else int(opts["party"])
-            party = form_party(cat, players, brought, min(MAX_PARTY, max(count, wanted)))
-            for h in party:
-                h.hp = hero_base(cat, h, party).hp
+            size = min(MAX_PARTY, max(count, wanted))
+        party = form_party(cat, players, brought or {}, size)
+        for h in party:
+            h.hp = hero_base(cat, h, party).hp
         size = len(party)
         rng = Rng(seed=seed)
         decks = cards.decks_for(size)
@@ -416,20 +416,6 @@ def party_size(option: str, seats: int, cat: Catalogue) -> int:
         raise IllegalAction(f"A party of {size} cannot give each of the {seats} players a character: "
                             "choose a larger party.")
     return size
-
-
-def make_party(cat: Catalogue, players: list[str], size: int) -> list[Hero]:
-    """The first `size` characters of characters.yaml, dealt round the seats in order."""
-    party = [hero_of(c, f"c{i}", players[i % len(players)]) for i, c in enumerate(cat.characters[:size])]
-    for h in party:
-        h.hp = hero_base(cat, h, party).hp
-    return party
-
-
-def hero_of(c: CharacterDef, uid: str, seat: str) -> Hero:
-    return Hero(id=uid, name=c.name, hp=0, template=c.id, seat=seat,
-                loadout=Loadout(main=c.main, off=c.offhand, body=c.body, head=c.head),
-                bag=list(c.bag), shards=list(c.shards), equipped=list(c.equipped))
 
 
 def _hand(s: BgkState, uid: str) -> list[str]:
