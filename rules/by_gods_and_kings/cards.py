@@ -13,6 +13,7 @@ are shuffled together, so a code may appear more than once: copies are interchan
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Literal
 
 from rules.core.cards import Card, Suit
@@ -30,9 +31,14 @@ FIELD_SIZE = 3
 HAND_LIMIT = 5
 
 
+_RANK_OF = {f"{r}{s}": i + 1 for i, r in enumerate(RANKS) for s in SUITS}
+"""The rank of every valid code, looked up instead of searched."""
+
+
 def rank(code: str) -> int:
     """1 (Ace) to 13 (King)."""
-    return RANKS.index(code[:-1]) + 1
+    found = _RANK_OF.get(code)
+    return found if found is not None else RANKS.index(code[:-1]) + 1
 
 
 def suit(code: str) -> str:
@@ -61,8 +67,9 @@ def card(code: str) -> Card:
     return Card(rank=rank(code), suit=SUITS[suit(code)])
 
 
+@cache
 def name(code: str) -> str:
-    """The card as a label shows it: `7♥`, `K♠`."""
+    """The card as a label shows it: `7♥`, `K♠` (worked out once per code)."""
     return card(code).name
 
 
@@ -88,6 +95,12 @@ def hands(field: Sequence[str]) -> list[HandKind]:
     """The hands a Field holds: none unless it has exactly three cards; Aces are wild."""
     if len(field) != FIELD_SIZE:
         return []
+    return list(_hands(tuple(field)))
+
+
+@cache
+def _hands(field: tuple[str, ...]) -> tuple[HandKind, ...]:
+    """`hands` of a full Field, worked out once per Field."""
     plain = [c for c in field if not is_ace(c)]
     found: list[HandKind] = []
     if len({suit(c) for c in plain}) <= 1:
@@ -97,7 +110,7 @@ def hands(field: Sequence[str]) -> list[HandKind]:
         found.append("straight")
     if len(set(ranks)) <= 1:
         found.append("three")
-    return found
+    return tuple(found)
 
 
 def total(cards: Sequence[str]) -> int:

@@ -25,6 +25,7 @@ from rules.by_gods_and_kings.campaign import (
 )
 from rules.by_gods_and_kings.catalogue import CATALOGUES, cached_catalogue
 from rules.by_gods_and_kings.content import Catalogue, ScenarioDef
+from rules.by_gods_and_kings.copying import copy_state
 from rules.by_gods_and_kings.enemy import land
 from rules.by_gods_and_kings.flow import (
     battle_over,
@@ -37,6 +38,8 @@ from rules.by_gods_and_kings.flow import (
 from rules.by_gods_and_kings.invariants import check
 from rules.by_gods_and_kings.plans import FIRE, NPC, PLANS, PLAY, USE, actions, handle, still_valid
 from rules.by_gods_and_kings.reactions import react, reaction_refs
+from rules.by_gods_and_kings.saving import dump
+from rules.by_gods_and_kings.shape import shape
 from rules.by_gods_and_kings.state import BgkState, Hero, Npc
 from rules.by_gods_and_kings.stats import hero_base, max_hp
 from rules.by_gods_and_kings.turn import (
@@ -87,6 +90,8 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
     records_per_seat = MAX_PARTY
 
     def __init__(self) -> None:
+        self._offered: tuple[BgkState, str, tuple[object, ...], list[Action]] | None = None
+        """(state, player, its shape, the actions) of the last `auto_action`."""
         cat = cached_catalogue()  # validate the content at start-up
         top = min(MAX_PARTY, len(cat.characters))
         party = [OptionChoice(value="auto", label=f"{AUTO_PARTY} characters, or one per seat, or all "
@@ -272,7 +277,7 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
               text: str | None = None) -> Outcome:
         act = self.find_action(state, player, action)
         key = act.key
-        s = independent_copy(state)
+        s = copy_state(state)
         events: list[Event] = []
         head = key.split(":")[0]
         verb = head.split(".")[0]
@@ -354,6 +359,10 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
             if s.phase == "over" or not fits or not still_valid(s, seat, building):
                 del s.buildings[seat]
 
+    def dump_state(self, state: BgkState) -> str:
+        """The compact saved form (saving.py); `load_state` reads it and every earlier form."""
+        return dump(state)
+
     def pinned_content(self) -> Pinned[Catalogue]:
         return CATALOGUES
 
@@ -374,9 +383,26 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
                             "outcome": s.outcome})
 
     def auto_action(self, state: BgkState, player: str, rng: Rng) -> Action:
+        """The automatic player's choice. The actions it chose among are kept for the `apply`
+        of that choice on the same state (see `find_action`), so they are built once."""
         from rules.by_gods_and_kings.policy import choose
 
-        return choose(self, state, player, rng)
+        legal = self.legal_actions(state, player)
+        self._offered = (state, player, shape(state), legal)
+        return choose(self, state, player, rng, legal)
+
+    def find_action(self, state: BgkState, player: str, action: str | Action) -> Action:
+        """The legal action with this key. Right after `auto_action` on this very state (the
+        same object, its shape unchanged), the actions it chose among are looked up instead of
+        built again: a simulation applies every automatic choice at once."""
+        offered, self._offered = self._offered, None
+        if offered is not None and offered[0] is state and offered[1] == player \
+                and offered[2] == shape(state):
+            key = action.key if isinstance(action, Action) else action
+            for candidate in offered[3]:
+                if candidate.key == key:
+                    return candidate
+        return super().find_action(state, player, action)
 
     def auto_reaction(self, state: BgkState, player: str, rng: Rng) -> Action | None:
         from rules.by_gods_and_kings.policy import reaction

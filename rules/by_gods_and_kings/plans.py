@@ -63,8 +63,22 @@ def _current(plan: StepPlan, stored: Building | None, src: Source) -> dict[str, 
     return _fill(plan, args, src, False)
 
 
+def remembered(src: Source) -> Source:
+    """The source, each (argument, choices so far) asked once: building the actions asks
+    for the same options while filling in forced steps and while offering the next one."""
+    known: dict[tuple[str, tuple[tuple[str, str], ...]], Sequence[Option]] = {}
+
+    def ask(arg: str, chosen: dict[str, str]) -> Sequence[Option]:
+        key = (arg, tuple(chosen.items()))
+        found = known.get(key)
+        if found is None:
+            found = known[key] = src(arg, chosen)
+        return found
+    return ask
+
+
 def actions(s: BgkState, seat: str, plan: StepPlan) -> list[Action]:
-    src = source(s, seat, plan)
+    src = remembered(source(s, seat, plan))
     stored = s.buildings.get(seat)
     args = _current(plan, stored, src)
     nxt = plan.next_arg(Building(verb=plan.verb, args=args))

@@ -25,8 +25,11 @@ DANGER = 0.4
 """An ally below this share of its HP is worth a healing reaction."""
 
 
-def choose(game: ByGodsAndKings, s: BgkState, seat: str, rng: Rng) -> Action:
-    legal = game.legal_actions(s, seat)
+def choose(game: ByGodsAndKings, s: BgkState, seat: str, rng: Rng,
+           legal: list[Action] | None = None) -> Action:
+    """The automatic choice among `legal` (the seat's legal actions, built here when not given)."""
+    if legal is None:
+        legal = game.legal_actions(s, seat)
     assert legal, f"{seat} has no legal action"
     by_key = {a.key: a for a in legal}
     pick = _route(s, [a.key for a in legal], rng) if s.phase == "route" else _pick(s, seat, legal)

@@ -11,7 +11,8 @@ from rules.by_gods_and_kings import cards
 from rules.by_gods_and_kings.abilities import HOW_TEXT, use
 from rules.by_gods_and_kings.content import ShardAbility
 from rules.by_gods_and_kings.effects_model import Target
-from rules.by_gods_and_kings.levels import levelled
+from rules.by_gods_and_kings.levels import hero_shard_level, levelled
+from rules.by_gods_and_kings.memo import catalogue_memo
 from rules.by_gods_and_kings.state import BgkState, Hero
 from rules.core import Event
 from rules.core.steps import Option
@@ -34,6 +35,17 @@ def target_options(s: BgkState, user: Hero, kind: Target) -> list[Option]:
     return [Option(value=h.id, label=f"Revive {h.name}") for h in s.party if not h.alive]
 
 
+def has_target(s: BgkState, user: Hero, kind: Target) -> bool:
+    """Whether `target_options(s, user, kind)` offers anyone (without building the options)."""
+    if kind in ("foes", "foe"):
+        return any(f.alive for f in s.foes)
+    if kind in ("allies", "ally"):
+        return any(h.alive for h in s.party) or any(n.alive for n in s.npcs)
+    if kind == "self":
+        return True
+    return any(not h.alive for h in s.party)
+
+
 def spendable(hero: Hero, trigger: str) -> list[str]:
     pool = hero.hand if trigger == "discard" else hero.field
     return list(dict.fromkeys(pool))
@@ -44,14 +56,15 @@ def reaction_refs(s: BgkState, seat: str) -> list[tuple[Hero, str, ShardAbility]
     if s.phase == "over":
         return []
     out = []
-    for hero in s.heroes_of(seat):
-        if not hero.alive or hero.has("numb"):
+    shards = s.cat.shards
+    for hero in s.party:
+        if hero.seat != seat or not hero.alive or hero.has("numb"):
             continue
         for sid in hero.equipped:
-            for ab in s.cat.shards[sid].abilities:
-                if ab.trigger not in REACTION_TRIGGERS or not spendable(hero, ab.trigger):
+            for ab in shards[sid].abilities:
+                if ab.trigger not in REACTION_TRIGGERS or not (hero.hand if ab.trigger == "discard" else hero.field):
                     continue
-                if target_options(s, hero, ab.target):
+                if has_target(s, hero, ab.target):
                     out.append((hero, f"{sid}.{ab.trigger}", ab))
     return out
 
@@ -65,7 +78,7 @@ def use_options(s: BgkState, seat: str, arg: str, chosen: dict[str, str]) -> lis
     refs = reaction_refs(s, seat)
     if arg == "ability":
         return [Option(value=f"{h.id}.{ref}", label=f"{h.name}: {ab.name} ({HOW_TEXT[ab.trigger]})",
-                       description=levelled(s, h, ab).effect.describe()[:100])
+                       description=_description(s, h, ref, ab))
                 for h, ref, ab in refs]
     found = _chosen(s, refs, chosen["ability"])
     if found is None:
@@ -77,6 +90,18 @@ def use_options(s: BgkState, seat: str, arg: str, chosen: dict[str, str]) -> lis
                 for c in spendable(hero, ab.trigger)]
     return [o.model_copy(update={"label": f"{ab.name}: {o.label[0].lower()}{o.label[1:]}"})
             for o in target_options(s, hero, ab.target)]
+
+
+def _description(s: BgkState, hero: Hero, ref: str, ab: ShardAbility) -> str:
+    """What the ability does at the level the character's shard has (remembered per shard,
+    trigger and level: the ability is that shard's, see levels.shard_of)."""
+    sid = ref.split(".")[0]
+    key = (ref, hero_shard_level(s.cat, hero, sid))
+    memo = catalogue_memo(s.cat, "reaction_description")
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = levelled(s, hero, ab).effect.describe()[:100]
+    return found
 
 
 def _chosen(s: BgkState, refs: list[tuple[Hero, str, ShardAbility]],

@@ -9,9 +9,9 @@ hands are face up.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from rules.by_gods_and_kings.catalogue import CATALOGUES
 from rules.by_gods_and_kings.content import (
@@ -192,6 +192,14 @@ class BgkState(BaseModel):
     outcome: Literal["", "victory", "defeat"] = ""
     battles_won: int = 0
     """Battles won in this attempt (the shards' experience, campaign.py)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _saved(cls, data: Any) -> Any:
+        """A state saved in the compact form (saving.py) becomes the plain fields again."""
+        from rules.by_gods_and_kings.saving import expand
+
+        return expand(data)
 
     # --- content ---------------------------------------------------------------------------
     @property

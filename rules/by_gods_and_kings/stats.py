@@ -9,6 +9,7 @@ from rules.by_gods_and_kings.content import Catalogue, Stats
 from rules.by_gods_and_kings.effects_model import STAT_DOWN
 from rules.by_gods_and_kings.gear import gear_stats, shard_stats
 from rules.by_gods_and_kings.levels import growth_stats
+from rules.by_gods_and_kings.memo import catalogue_memo
 from rules.by_gods_and_kings.state import BgkState, Foe, Hero, Npc, Unit
 
 BOSS_RANKS = ("boss", "mega_boss")
@@ -32,14 +33,39 @@ def scaled_hp(hp: int, rank: str, party: int) -> int:
 
 def hero_base(cat: Catalogue, hero: Hero, party: list[Hero]) -> Stats:
     """A character's stats without statuses: base + equipment + shards (their levels'
-    growth included)."""
+    growth included). Remembered per catalogue for everything they depend on (see memo.py)."""
+    others = frozenset(sid for h in party if h.id != hero.id for sid in h.equipped)
+    equipped = tuple(hero.equipped)
+    key = (hero.template, hero.loadout, equipped, others,
+           tuple(hero.shard_xp.get(sid, 0) for sid in equipped))
+    memo = catalogue_memo(cat, "hero_base")
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _hero_base(cat, hero, others)
+    return found
+
+
+def _hero_base(cat: Catalogue, hero: Hero, others: frozenset[str]) -> Stats:
     template = next(c for c in cat.characters if c.id == hero.template)
-    others = {sid for h in party if h.id != hero.id for sid in h.equipped}
     return (template.base + gear_stats(cat, hero.loadout)
-            + shard_stats(cat, hero.equipped, hero.loadout, others) + growth_stats(cat, hero))
+            + shard_stats(cat, hero.equipped, hero.loadout, set(others)) + growth_stats(cat, hero))
+
+
+def foe_base(cat: Catalogue, enemy_id: str, party: int) -> Stats:
+    """An enemy's stats without statuses, its HP scaled to the party's size."""
+    memo = catalogue_memo(cat, "foe_base")
+    key = (enemy_id, party)
+    found = memo.get(key)
+    if found is None:
+        enemy = cat.enemies[enemy_id]
+        found = memo[key] = enemy.stats.model_copy(update={"hp": scaled_hp(enemy.hp, enemy.rank, party)})
+    return found
 
 
 def _lowered(stats: Stats, unit: Unit) -> Stats:
+    if stats.hp >= 1 and min(stats.defense, stats.physical, stats.magic, stats.spd) >= 0 \
+            and not any(st.kind in STAT_DOWN for st in unit.statuses):
+        return stats  # nothing lowers it and nothing is out of range: the same values
     values = {"hp": max(1, stats.hp), "defense": stats.defense, "physical": stats.physical,
               "magic": stats.magic, "spd": stats.spd}
     for st in unit.statuses:
@@ -57,9 +83,7 @@ def sheet(s: BgkState, unit: Hero | Foe | Npc) -> Stats:
     if isinstance(unit, Hero):
         base = hero_base(cat, unit, s.party)
     elif isinstance(unit, Foe):
-        enemy = cat.enemies[unit.enemy]
-        base = enemy.stats
-        base = base.model_copy(update={"hp": scaled_hp(enemy.hp, enemy.rank, len(s.party))})
+        base = foe_base(cat, unit.enemy, len(s.party))
     else:
         base = cat.npcs[unit.npc].stats
     return _lowered(base, unit)

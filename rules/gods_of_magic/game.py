@@ -16,9 +16,9 @@ from rules.core import (
     who,
 )
 from rules.core.content import Pinned
-from rules.core.state import independent_copy
 from rules.gods_of_magic import magic
 from rules.gods_of_magic.content import DECKS, Deck, Suit, load_deck
+from rules.gods_of_magic.copying import copy_state
 from rules.gods_of_magic.moves import (
     can_draw,
     draw,
@@ -47,6 +47,12 @@ from rules.gods_of_magic.state import (
     MagicRoll,
     Objection,
     realm_cards,
+)
+from rules.gods_of_magic.undo import (
+    before_objection,
+    keep_objection,
+    keep_recombination,
+    recombination_start,
 )
 from rules.gods_of_magic.view import GomView, build_view
 
@@ -193,17 +199,17 @@ class GodsOfMagic(Game[GomState, GomView]):
         line = " ".join((text or "").split())[:300]
         if story and mode == "strict" and not line:
             raise IllegalAction("Strict storytelling is on: describe the realm in a line to make this move.")
-        s = independent_copy(s0)
+        s = copy_state(s0)
         token = self._handle(s, player, key, events)
+        before: GomState | None = None
         if story:
             if line:
                 events.append(Event(kind="story", text=f"{who(player)}: “{line}”",
                                     data={"player": player, "text": line}))
             if mode == "strict":
-                snapshot = s0.recombine_snapshot if key == "rc:done" and s0.recombine_snapshot \
-                    else s0.model_dump_json()
+                before = recombination_start(s0) if key == "rc:done" and s0.recombine_undo is not None else s0
                 ctx = f"{self._context(s0)}|{'rc:moves' if key == 'rc:done' else key}"
-                s.objection = Objection(mover=player, text=line, snapshot=snapshot, context=ctx,
+                s.objection = Objection(mover=player, text=line, context=ctx,
                                         resume=token or "", voters=[p for p in s.players if p != player])
                 events.append(Event(kind="objection_open", text=(
                     f"The other gods have {OBJECTION_SECONDS} seconds to object to {who(player)}'s story."),
@@ -211,10 +217,10 @@ class GodsOfMagic(Game[GomState, GomView]):
                 token = None
         if token:
             self._resume(s, token, events)
-        if s.phase == "magic" and s.step == "recombine" and mode == "strict" and s.recombine_snapshot is None:
-            s.recombine_snapshot = s.model_dump_json()
         if s.exhausted and s.phase != "over":
             self._final_scoring(s, events)
+        if mode == "strict":
+            _keep_undos(s0, s, before)
         return Outcome(state=s, events=events)
 
     def _handle(self, s: GomState, player: str, key: str, events: list[Event]) -> str | None:
@@ -295,7 +301,7 @@ class GodsOfMagic(Game[GomState, GomView]):
     def _start_turn(self, s: GomState, events: list[Event]) -> None:
         s.turn += 1
         s.phase, s.step, s.building, s.forbidden = "play", "", None, []
-        s.recombine_snapshot = None
+        s.recombine_undo = None
         p = s.player
         events.append(Event(kind="turn", text=f"Turn {s.turn}: {who(p)}.", data={"player": p, "turn": s.turn}))
         draw(s, p, 1, events, "Draw phase")
@@ -322,7 +328,7 @@ class GodsOfMagic(Game[GomState, GomView]):
             self._end_turn(s, events)
 
     def _end_turn(self, s: GomState, events: list[Event]) -> None:
-        s.step, s.recombine_snapshot = "", None
+        s.step, s.recombine_undo = "", None
         winners = check_win(s)
         if winners:
             self._finish(s, winners, "target", events)
@@ -353,17 +359,17 @@ class GodsOfMagic(Game[GomState, GomView]):
         events.append(Event(kind="game_over", text=_summary(s), data={"winners": winners}))
 
     def _vote(self, s0: GomState, player: str, key: str, events: list[Event]) -> GomState:
-        s = independent_copy(s0)
+        s = copy_state(s0)
         o = s.objection
         assert o is not None, "a vote needs an open objection"
         (o.objections if key == "obj:yes" else o.stands).append(player)
         events.append(Event(kind="vote", text=f"{who(player)} {'objects' if key == 'obj:yes' else 'lets it stand'}."))
         n = len(o.voters)
         if len(o.objections) * 2 > n:
-            restored = GomState.model_validate_json(o.snapshot)
+            restored = before_objection(s)
             restored.forbidden.append(o.context)
             if restored.step == "recombine":
-                restored.recombine_snapshot = o.snapshot
+                restored.recombine_undo = {}  # the Recombination begins again from here
             left = [a.key for a in self.legal_actions(restored, o.mover)]
             building = restored.building
             if building is not None and left == [PLANS[building.verb].back_key]:
@@ -444,6 +450,21 @@ class GodsOfMagic(Game[GomState, GomView]):
         assert len(seen) == len(s.cards), f"{len(seen)} cards in the game, {len(s.cards)} expected"
         assert set(seen) == set(s.cards), "a card is duplicated or unknown"
         assert all(v >= 0 for v in s.scores.values())
+
+
+def _keep_undos(s0: GomState, s: GomState, before: GomState | None) -> None:
+    """Strict storytelling, after a move from `s0` to `s`: the undos `s` keeps. A Recombination
+    under way remembers where it began (the state itself when it begins now), and a move just
+    objected to remembers `before`; both are rebuilt for `s` (see rules.gods_of_magic.undo)."""
+    if s.phase == "magic" and s.step == "recombine":
+        if s0.recombine_undo is None or s0.step != "recombine":
+            s.recombine_undo = {}
+        else:
+            keep_recombination(s, recombination_start(s0))
+    else:
+        s.recombine_undo = None  # read only while the Recombination is under way
+    if before is not None and s.objection is not None:
+        keep_objection(s, before)
 
 
 def _unique_labels(acts: list[Action]) -> list[Action]:

@@ -8,7 +8,8 @@ top. The cards in play, the scores and every count are public.
 The hidden cards are dealt back at random with the same counts, so that the state stays one the
 game could reach: the card the god to act has picked from their hand for the current move (or,
 for a Transformation, a card of the target's suit) is replaced by one that fits that move too.
-Objection snapshots (strict storytelling) follow the same renaming (see `_follow`).
+The earlier states kept for strict storytelling (the state before a move under objection, the
+one a Recombination began in) follow the same renaming (see `_follow`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,12 @@ from rules.gods_of_magic.content import Suit
 from rules.gods_of_magic.magic import rc_spots
 from rules.gods_of_magic.moves import placement_targets
 from rules.gods_of_magic.state import GomState
+from rules.gods_of_magic.undo import (
+    before_objection,
+    keep_objection,
+    keep_recombination,
+    recombination_start,
+)
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]+")
 
@@ -67,27 +74,34 @@ def _hidden_cards(s: GomState, hidden: list[str]) -> list[str]:
     return list(s.deck) + [c for p in hidden for c in s.hands[p]]
 
 
-def _remap(s: GomState, sigma: dict[str, str], hidden: list[str]) -> None:
+def _remap(s: GomState, sigma: dict[str, str], hidden: list[str], rng: Rng | None = None) -> None:
     """Rename the cards of `s` through `sigma` (a one-to-one map of its hidden cards; the others
-    stay), and the hidden cards of its snapshots with it (see `_follow`)."""
+    stay), and the hidden cards of the earlier states it keeps with it (see `_follow`). With
+    `rng`, the generator of `s` is also replaced by a fresh one drawn from it."""
     def m(c: str) -> str:
         return sigma.get(c, c)
 
+    start = recombination_start(s) if s.recombine_undo is not None else None
+    before = before_objection(s) if s.objection is not None else None
     s.deck = [m(c) for c in s.deck]
     s.hands = {p: [m(c) for c in h] for p, h in s.hands.items()}
     if s.building is not None:
         s.building = Building(verb=s.building.verb, args={a: m(v) for a, v in s.building.args.items()})
     s.forbidden = [_TOKEN.sub(lambda t: m(t.group(0)), f) for f in s.forbidden]
-    if s.recombine_snapshot is not None:
-        s.recombine_snapshot = _remap_snapshot(s.recombine_snapshot, sigma, hidden)
-    if s.objection is not None:
-        s.objection.snapshot = _remap_snapshot(s.objection.snapshot, sigma, hidden)
+    if rng is not None:
+        s.rng = Rng(seed=rng.randint(0, 2**62), counter=s.rng.counter)
+    if start is not None:
+        _remap(start, _follow(sigma, start, hidden), hidden)
+        keep_recombination(s, start)
+    if before is not None:
+        _remap(before, _follow(sigma, before, hidden), hidden)
+        keep_objection(s, before)
 
 
 def _follow(sigma: dict[str, str], snap: GomState, hidden: list[str]) -> dict[str, str]:
-    """The map for a snapshot (an earlier state an objection may restore): the same as `sigma`
-    on the cards hidden then and now, one-to-one on the cards hidden then; a card seen in play
-    then keeps its name (the table saw it), and so, where possible, does one hidden then and
+    """The map for an earlier state that `s` keeps (one an objection may restore): the same as
+    `sigma` on the cards hidden then and now, one-to-one on the cards hidden then; a card seen in
+    play then keeps its name (the table saw it), and so, where possible, does one hidden then and
     seen since (the card just placed by the move under objection)."""
     pool = _hidden_cards(snap, hidden)
     members = set(pool)
@@ -105,17 +119,10 @@ def _follow(sigma: dict[str, str], snap: GomState, hidden: list[str]) -> dict[st
     return out
 
 
-def _remap_snapshot(data: str, sigma: dict[str, str], hidden: list[str]) -> str:
-    snap = GomState.model_validate_json(data)
-    _remap(snap, _follow(sigma, snap, hidden), hidden)
-    return snap.model_dump_json()
-
-
 def resample(state: GomState, viewer: str | None, rng: Rng) -> GomState:
     """A state `viewer` (None: the table) cannot tell from `state`; `state` is untouched."""
     s = state.model_copy(deep=True)
     hidden = [p for p in s.players if p != viewer]
     sigma = _permutation(state, hidden, rng)
-    _remap(s, sigma, hidden)
-    s.rng = Rng(seed=rng.randint(0, 2**62), counter=state.rng.counter)
+    _remap(s, sigma, hidden, rng)
     return s

@@ -28,15 +28,17 @@ def _light(s: GomState, owner: str) -> list[Light]:
 
 def _value(s: GomState, realm: Light, progress: bool = False) -> float:
     """A realm's Visitation value; with `progress`, a little extra per suit towards completion."""
-    if not any(s.cards[c].suit == Suit.LOCATION for c, _ in realm):
+    cards = s.cards
+    if not any(cards[c].suit == Suit.LOCATION for c, _ in realm):
         return 0
     total: float = 0
     suits: set[Suit] = set()
     for c, ds in realm:
-        total += s.cards[c].vp
-        suits.add(s.cards[c].suit)
+        card = cards[c]
+        total += card.vp
+        suits.add(card.suit)
         for d in ds:
-            total += s.cards[d].vp
+            total += cards[d].vp
             suits.add(Suit.DESCRIPTOR)
     if len(suits) == len(Suit):
         total += COMPLETE_BONUS

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, model_serializer, model_validator
 
 from rules.core import EventData, Rng
 from rules.core.steps import Building
@@ -51,14 +51,41 @@ _LEGACY_KEYS = {
 
 
 class Placed(BaseModel):
-    """A card in a realm, with the Descriptors attached under it."""
+    """A card in a realm, with the Descriptors attached under it.
+
+    Saved as its card id alone, or as a list (the card, then its Descriptors) when it has any:
+    a domain is most of a saved state. The older `{"card": ..., "descriptors": [...]}` loads too."""
 
     card: str
     descriptors: list[str] = Field(default_factory=list)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _compact(cls, data: Any) -> Any:
+        if isinstance(data, str):
+            return {"card": data}
+        if isinstance(data, list):
+            return {"card": data[0], "descriptors": data[1:]}
+        return data
+
+    @model_serializer
+    def _dump(self) -> str | list[str]:
+        return [self.card, *self.descriptors] if self.descriptors else self.card
+
 
 class Realm(BaseModel):
+    """The cards of one realm, saved as a plain list of them (`{"cards": [...]}` loads too)."""
+
     cards: list[Placed] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _compact(cls, data: Any) -> Any:
+        return {"cards": data} if isinstance(data, list) else data
+
+    @model_serializer
+    def _dump(self) -> list[str | list[str]]:
+        return [p._dump() for p in self.cards]
 
 
 class Objection(BaseModel):
@@ -66,8 +93,9 @@ class Objection(BaseModel):
 
     mover: str
     text: str
-    snapshot: str
-    """The state (JSON) just before the move: restored when most object."""
+    undo: dict[str, Any] = Field(default_factory=dict)
+    """What the move changed, as it was just before it (`rules.gods_of_magic.undo`): the state
+    an upheld objection restores is the current one with this undone."""
     context: str
     """Where the move was chosen, with its key: forbidden after an upheld objection."""
     resume: str
@@ -111,7 +139,9 @@ class GomState(BaseModel):
     recombine_hand: int = 0
     """Hand size when the Recombination began (it must end the same)."""
     recombine_moves: int = 0
-    recombine_snapshot: str | None = None
+    recombine_undo: dict[str, Any] | None = None
+    """Strict storytelling, while a Recombination is under way: how to get back to the state in
+    which it began (`rules.gods_of_magic.undo`), which an objection to it restores."""
     owner_draw: str | None = None
     """After a Destruction: the owner who may draw a card."""
     dice: DiceInfo | None = None
@@ -162,6 +192,32 @@ class GomState(BaseModel):
                 key = f"{new}:{prefix}{value}"
             forbidden.append(f"{context}|{key}")
         data["forbidden"] = forbidden
+        return data
+
+    @model_validator(mode="before")
+    @classmethod
+    def _legacy_snapshots(cls, data: Any) -> Any:
+        """A state saved when an objection (and a Recombination under strict storytelling) kept
+        a whole copy of an earlier state as JSON: the copies become undos of the same states."""
+        if not isinstance(data, dict):
+            return data
+        objection = data.get("objection")
+        old_objection = isinstance(objection, dict) and "snapshot" in objection
+        if "recombine_snapshot" not in data and not old_objection:
+            return data
+        from rules.gods_of_magic.undo import RECOMBINATION_SKIP, diff, plain
+
+        data = dict(data)
+        recombination = data.pop("recombine_snapshot", None)
+        now = plain(cls.model_validate({**data, "objection": None}))
+        if recombination is not None and now["step"] == "recombine":
+            start = plain(cls.model_validate_json(recombination), RECOMBINATION_SKIP)
+            data["recombine_undo"] = now["recombine_undo"] = diff(start, {k: now[k] for k in start})
+        if old_objection:
+            assert isinstance(objection, dict)
+            objection = dict(objection)
+            before = plain(cls.model_validate_json(objection.pop("snapshot")))
+            data["objection"] = {**objection, "undo": diff(before, now)}
         return data
 
     # --- queries ----------------------------------------------------------

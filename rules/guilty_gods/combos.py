@@ -18,6 +18,7 @@ Places for a card in a move (the values of the `at` step, see plans.py):
 
 from __future__ import annotations
 
+from rules.core.state import independent_copy
 from rules.guilty_gods.content import CreatureDef, Kind, Slot
 from rules.guilty_gods.state import GgState, Move, Placed, Side
 
@@ -140,7 +141,7 @@ def available(s: GgState, move: Move) -> dict[str, int]:
 
 def place(s: GgState, move: Move, cid: str, at: str) -> Move:
     """The move with `cid` put at `at`; the caller has checked it is allowed (see `places`)."""
-    m = move.model_copy(deep=True)
+    m = independent_copy(move)
     new = Placed(card=cid)
     if at.startswith("f"):
         m.row, m.offset = [new], int(at[1:])
@@ -176,7 +177,7 @@ def place(s: GgState, move: Move, cid: str, at: str) -> Move:
 
 def undo(move: Move) -> Move:
     """The move without its last placement."""
-    m = move.model_copy(deep=True)
+    m = independent_copy(move)
     step = m.steps.pop()
     if step == "start":
         m.row, m.offset = [], 0

@@ -121,8 +121,11 @@ def skill_value(s: GgState, player: str, chance_id: str, effect: Effect | None, 
     return v - cost * W_SEAL
 
 
-def choose(game: GuiltyGods, s: GgState, player: str, rng: Rng) -> Action:
-    legal = game.legal_actions(s, player)
+def choose(game: GuiltyGods, s: GgState, player: str, rng: Rng,
+           legal: list[Action] | None = None) -> Action:
+    """The automatic choice among `legal` (the player's legal actions, built here when not given)."""
+    if legal is None:
+        legal = game.legal_actions(s, player)
     by_key = {a.key: a for a in legal}
     key = _decide(s, player, rng, list(by_key))
     if key not in by_key:  # a plan that no longer fits: the simplest way forward

@@ -89,6 +89,21 @@ def effect_value(s: GgState, player: str, e: Effect) -> float:
     return v
 
 
+class EffectValues:
+    """`effect_value` for one player in one state, each effect worked out once: a plan scores
+    thousands of shapes made of the same few cards (the state does not change meanwhile)."""
+
+    def __init__(self, s: GgState, player: str):
+        self.s, self.player = s, player
+        self._known: dict[int, tuple[Effect, float]] = {}
+
+    def __call__(self, e: Effect) -> float:
+        found = self._known.get(id(e))
+        if found is None or found[0] is not e:
+            found = self._known[id(e)] = (e, effect_value(self.s, self.player, e))
+        return found[1]
+
+
 # --- attacks ------------------------------------------------------------------------------------
 
 def attack_score(s: GgState, player: str, rival: Rival) -> Scorer:
@@ -97,6 +112,7 @@ def attack_score(s: GgState, player: str, rival: Rival) -> Scorer:
     summoner = s.summoner(player)
     ophiel = summoner.power("extra_damage") if summoner and s.powers_on(player) else None
     w = w_damage(rival.gnosis)
+    worth = EffectValues(s, player)
 
     def score(shape: Shape) -> float:
         n = len(shape.cards)
@@ -114,7 +130,7 @@ def attack_score(s: GgState, player: str, rival: Rival) -> Scorer:
         skills: list[tuple[float, int, float]] = []  # value, cost, chance
         for i, c in enumerate(shape.cards):
             if c.skill is not None:
-                skills.append((c.skill.effect.damage * w + effect_value(s, player, c.skill.effect),
+                skills.append((c.skill.effect.damage * w + worth(c.skill.effect),
                                c.skill.cost, p[i]))
             sup = shape.supports.get(i)
             if sup is not None:
@@ -122,21 +138,21 @@ def attack_score(s: GgState, player: str, rival: Rival) -> Scorer:
                     extra_fx.append(sup.support.effect)
                 else:
                     skills.append((sup.support.effect.damage * w
-                                   + effect_value(s, player, sup.support.effect),
+                                   + worth(sup.support.effect),
                                    sup.support.cost_for(c.level), p[i]))
         if shape.group is not None:
             g = shape.group.support
             if g.automatic:
                 extra_fx.append(g.effect)
             else:
-                skills.append((g.effect.damage * w + effect_value(s, player, g.effect),
+                skills.append((g.effect.damage * w + worth(g.effect),
                                g.cost_for(0), success))
         auto_damage = sum(e.damage for e in extra_fx)
         dmg = exp + auto_damage + (ophiel.amount * success if ophiel else 0)
         v = w * dmg
         if dmg >= rival.gnosis:
             v += 3.0
-        v += sum(effect_value(s, player, e) for e in extra_fx)
+        v += sum(worth(e) for e in extra_fx)
         left = seat.seals - shape.cost
         for value, cost, chance in sorted(skills, key=lambda t: -(t[0] * t[2] - t[1] * W_SEAL)):
             if cost <= left and value > cost * W_SEAL:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from rules.gods_of_magic.undo import before_objection
 from tests.bot.e2e import ALICE, BOB, CAROL, CHANNEL, make_bot, open_table, play_auto_move
 from tests.support.discord_harness import DiscordHarness
 from tests.support.guards import hand_leaks, unintended_pings
@@ -116,7 +117,7 @@ async def test_gods_of_magic_strict_storytelling_objection_through_buttons(db):
             pytest.fail("no realm change happened")
         state = session.state()
         mover = state.objection.mover
-        before = type(state).model_validate_json(state.objection.snapshot)
+        before = before_objection(state)
         assert "A dull line." in table.text()
         objectors = [u for u in (ALICE, BOB, CAROL) if str(u) != mover]
         # the mover cannot object to their own line

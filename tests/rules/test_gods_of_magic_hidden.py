@@ -17,6 +17,7 @@ from rules.core import Rng
 from rules.gods_of_magic import GAME as G
 from rules.gods_of_magic.moves import label
 from rules.gods_of_magic.state import GomState
+from rules.gods_of_magic.undo import before_objection
 from tests.rules.test_gods_of_magic import act, board, keys, roll
 
 # ---------------------------------------------------------------------------------------------
@@ -375,7 +376,7 @@ def test_resample_in_strict_storytelling_remaps_the_snapshot_and_forbidden_moves
     s, _ = act(s, "b", "obj:yes")
     for viewer in (None, "b"):
         r = _check_resample(s, viewer, Rng(seed=4))
-        snap = GomState.model_validate_json(r.objection.snapshot)
+        snap = before_objection(r)
         G.check_invariants(snap)
     s, _ = act(s, "c", "obj:yes")
     assert s.forbidden

@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import pytest
+from pydantic import BaseModel
 
 from rules.core import Rng
 from rules.core.steps import Option, StepPlan
 from rules.gods_of_magic import GAME as GOM
 from rules.gods_of_magic.game import GodsOfMagic
+from rules.gods_of_magic.state import GomState, Placed, Realm
 from rules.simulate import simulate
 from rules.terra_sancta import GAME as TS
 from rules.terra_sancta import game as ts_game
@@ -105,3 +107,53 @@ def test_simulate_gives_the_same_figures_whatever_the_number_of_processes():
     alone = simulate("gods-of-magic", 3, 2, {}, seed=4)
     alone.pop("seconds_per_game"), alone.pop("jobs")
     assert three == alone
+
+
+def _gom_states(players: int, seed: int, steps: int = 300):
+    s = GOM.setup([f"p{i}" for i in range(players)], {"storytelling": "strict"}, seed)
+    chooser = Rng(seed=seed)
+    for _ in range(steps):
+        if GOM.result(s) is not None:
+            break
+        yield s
+        p = GOM.to_act(s)[0]
+        a = GOM.auto_action(s, p, chooser)
+        s = GOM.apply(s, p, a.key, "..." if a.text_prompt else None).state
+
+
+def test_gods_of_magic_apply_copies_the_domains_by_hand(monkeypatch):
+    from rules.core import state as core_state
+
+    real = core_state._copy
+
+    def generic(value):
+        assert not isinstance(value, (GomState, Realm, Placed)), "the generic copy walked the domains"
+        return real(value)
+
+    monkeypatch.setattr(core_state, "_copy", generic)
+    states = list(_gom_states(4, 3, 120))
+    assert len(states) == 120
+
+
+def test_gods_of_magic_the_hand_made_copy_is_equal_and_shares_nothing_mutable():
+    from rules.core.state import independent_copy
+    from rules.gods_of_magic.copying import copy_state
+
+    def mutables(value, out):
+        if isinstance(value, (list, dict, set, BaseModel)):
+            out.append(value)
+        items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else \
+            value.__dict__.values() if isinstance(value, BaseModel) else ()
+        for v in items:
+            mutables(v, out)
+        return out
+
+    checked = 0
+    for s in [*_gom_states(5, 4, 250), *_gom_states(3, 1, 250)]:
+        c = copy_state(s)
+        assert c == s == independent_copy(s) and c.model_dump_json() == s.model_dump_json()
+        assert c.__pydantic_fields_set__ == s.__pydantic_fields_set__
+        ours = {id(v) for v in mutables(s, [])}
+        assert not any(id(v) in ours for v in mutables(c, []))
+        checked += 1
+    assert checked > 100

@@ -1,0 +1,105 @@
+"""The copy `apply` makes of a state before changing it: the same independence as
+`rules.core.state.independent_copy`, written out for this game's models so that a list of
+card codes is copied with one `list()` instead of element by element.
+
+Each model's fields are listed here: `ATOMS` are shared as they are (strings, numbers, frozen
+models such as a Loadout or a Building), `HOW` says how every other field is copied. A test
+checks that the two cover every field of every model, so a field added later cannot be shared
+by mistake.
+
+One field is shared on purpose: `BgkState.origin` (the party as it entered the scenario). It
+is only ever replaced by a new list of new characters (game.py, flow.py), never changed in
+place, so a copy may keep the very same list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+from rules.by_gods_and_kings.state import Battle, BgkState, Foe, Held, Hero, Intent, Npc, Status
+from rules.core import Rng
+
+M = TypeVar("M", bound=BaseModel)
+
+_setattr = object.__setattr__
+
+
+def _clone(model: M, how: dict[str, Callable[[Any], Any]]) -> M:
+    cls = type(model)
+    out = cls.__new__(cls)
+    fields = model.__dict__.copy()
+    for name, copy in how.items():
+        value = fields[name]
+        if value is not None:
+            fields[name] = copy(value)
+    _setattr(out, "__dict__", fields)
+    _setattr(out, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
+    _setattr(out, "__pydantic_extra__", None)
+    _setattr(out, "__pydantic_private__", None)
+    return out
+
+
+def _statuses(xs: list[Status]) -> list[Status]:
+    return [_clone(x, {}) for x in xs]
+
+
+def _held(x: Held) -> Held:
+    return _clone(x, {})
+
+
+UNIT_HOW: dict[str, Callable[[Any], Any]] = {"field": list, "statuses": _statuses}
+ATOMS: dict[type[BaseModel], tuple[str, ...]] = {
+    Status: ("kind", "amount", "turns", "source"),
+    Held: ("shard", "trigger", "target", "spent"),
+    Hero: ("id", "name", "hp", "shield", "miss", "template", "seat", "loadout", "record", "adventures"),
+    Foe: ("id", "name", "hp", "shield", "miss", "enemy"),
+    Npc: ("id", "name", "hp", "shield", "miss", "npc"),
+    Intent: ("foe", "target", "pick", "card", "ability"),
+    Battle: ("round", "pos"),
+    Rng: ("seed", "counter"),
+    BgkState: ("content", "scenario", "area", "step", "attempt", "origin", "decks", "phase", "actor",
+               "played", "spent", "outcome", "battles_won"),
+}
+"""The fields shared as they are (`origin`: see the module's docstring)."""
+
+
+def _hero(x: Hero) -> Hero:
+    return _clone(x, HOW[Hero])
+
+
+def _foe(x: Foe) -> Foe:
+    return _clone(x, HOW[Foe])
+
+
+def _npc(x: Npc) -> Npc:
+    return _clone(x, HOW[Npc])
+
+
+def _battle(x: Battle) -> Battle:
+    return _clone(x, HOW[Battle])
+
+
+HOW: dict[type[BaseModel], dict[str, Callable[[Any], Any]]] = {
+    Status: {}, Held: {}, Intent: {},
+    Hero: {**UNIT_HOW, "hand": list, "bag": list, "shards": list, "equipped": list, "shard_xp": dict,
+           "aside": list, "aside_equipped": list, "cleared": dict, "held": _held},
+    Foe: UNIT_HOW,
+    Npc: {**UNIT_HOW, "hand": list},
+    Battle: {"foes": lambda xs: [_foe(x) for x in xs], "npcs": lambda xs: [_npc(x) for x in xs],
+             "order": list, "ties": lambda xs: [list(x) for x in xs]},
+    Rng: {"scripted": list},
+    BgkState: {"players": list, "options": dict, "rng": lambda r: _clone(r, HOW[Rng]), "visited": list,
+               "votes": dict, "party": lambda xs: [_hero(x) for x in xs], "deck": list, "discard": list,
+               "stash": list, "battle": _battle, "queue": list, "intent": lambda x: _clone(x, {}),
+               "opening": list, "saving": list, "ready": list, "buildings": dict},
+}
+"""How every other field is copied: lists of strings and dicts of strings with `list` and
+`dict`, models field by field (a Building in `buildings` is frozen and shared)."""
+
+
+def copy_state(s: BgkState) -> BgkState:
+    """A copy of the state that shares nothing that a move changes in place."""
+    return _clone(s, HOW[BgkState])
