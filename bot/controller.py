@@ -248,14 +248,14 @@ class Controller:
         seat = session.seat_of_user(interaction.user.id)
         if seat is not None and version is not None and session.status == "active" \
                 and session.current_for(seat, version):
-            action = next((a for a in session.game().legal_actions(session.state(), seat.player_id)
+            action = next((a for a in session.legal_actions(seat.player_id)
                            if a.key == key), None)
             if action is not None and action.text_prompt:
                 modal = TextModal(ids.modal_id(session_id, version, key), title=action.label,
                                   prompt=action.text_prompt, required=action.text_required)
                 await interaction.response.send_modal(modal)
                 return
-        await self._act(interaction, parsed, key, None)
+        await self._act(interaction, parsed, key, None, loaded=session)
 
     async def on_modal(self, interaction: discord.Interaction, custom_id: str, text: object) -> None:
         """A submitted text form, found by its custom id (so one sent before a restart, or after
@@ -274,10 +274,10 @@ class Controller:
             await reply_error(interaction, message)
 
     async def _act(self, interaction: discord.Interaction, parsed: ids.Parsed, key: str,
-                   text: str | None) -> None:
+                   text: str | None, loaded: Session | None = None) -> None:
         result: ActResult = await self._within_budget(
             interaction, self.service.act(parsed.session_id, interaction.user.id, key,
-                                          version=parsed.version, text=text))
+                                          version=parsed.version, text=text, loaded=loaded))
         session = result.session
         # who may see the answer: decided by the clicked message itself (ephemeral, DM or public)
         audience = self._audience(session, interaction, parsed)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, PrivateAttr
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from rules import get_game
-from rules.core.game import Event, Game, Result
+from rules.core.game import Action, Event, Game, Result
 
 Status = Literal["lobby", "active", "finished", "abandoned"]
 
@@ -52,6 +52,30 @@ class Seat(BaseModel):
     on it is accepted even after other players moved (simultaneous choices)."""
 
 
+class Memo:
+    """One parsed state's legal actions and views, each computed once: a state never changes
+    (`apply` returns a new one), so the commit, the answer and the DMs of one click share them."""
+
+    def __init__(self, game: Game, state: BaseModel):
+        self.game, self.state = game, state
+        self._actions: dict[str, list[Action]] = {}
+        self._views: dict[str | None, BaseModel] = {}
+
+    def legal_actions(self, player_id: str) -> list[Action]:
+        """The game's legal actions of this player (shared: do not change the list)."""
+        found = self._actions.get(player_id)
+        if found is None:
+            found = self._actions[player_id] = self.game.legal_actions(self.state, player_id)
+        return found
+
+    def view(self, viewer: str | None) -> BaseModel:
+        """The game's view of the state for this viewer (None: the table)."""
+        found = self._views.get(viewer)
+        if found is None:
+            found = self._views[viewer] = self.game.view(self.state, viewer)
+        return found
+
+
 class Session(BaseModel):
     id: int
     guild_id: int | None
@@ -78,6 +102,7 @@ class Session(BaseModel):
     table_message_id: int | None = None
 
     _state: Any = PrivateAttr(default=None)
+    _memo: Memo | None = PrivateAttr(default=None)
 
     def game(self) -> Game:
         return get_game(self.game_id)
@@ -94,6 +119,19 @@ class Session(BaseModel):
         """Replace the state (kept parsed, so the service does not parse it again)."""
         self.state_json = None if state is None else self.game().dump_state(state)
         self._state = state
+
+    def memo(self) -> Memo:
+        """The legal actions and views of the current state, computed once each."""
+        state = self.state()
+        if self._memo is None or self._memo.state is not state:
+            self._memo = Memo(self.game(), state)
+        return self._memo
+
+    def legal_actions(self, player_id: str) -> list[Action]:
+        return self.memo().legal_actions(player_id)
+
+    def view(self, viewer: str | None) -> BaseModel:
+        return self.memo().view(viewer)
 
     def names(self) -> dict[str, str]:
         return {s.player_id: s.name for s in self.seats}
@@ -120,18 +158,36 @@ class Session(BaseModel):
 
 
 class ActResult(BaseModel):
+    model_config = ConfigDict(arbitrary_types_allowed=True)  # `old` is a Memo
+
     session: Session
     """After everything (automatic turns included)."""
     events: list[Event]
     """Every event in order, including the automatic players' turns that followed."""
-    changed_players: list[str]
-    """Player ids whose private view or legal actions changed."""
+    choices_changed: list[str] = Field(default_factory=list)
+    """Player ids whose legal actions changed (their older controls no longer hold)."""
+    view_candidates: list[str] = Field(default_factory=list)
+    """Other players whose private view may have changed: compared when first asked
+    (`changed_players`), i.e. after the click was answered."""
+    old: Memo | None = Field(default=None, exclude=True, repr=False)
+    """The state before the change, with its views (for that comparison)."""
     result: Result | None = None
     """Set when the game finished now."""
     timed_out: list[str] = Field(default_factory=list)
     """Player ids whose turn the automatic player took because time ran out."""
     newly_to_act: list[str] = Field(default_factory=list)
     """People who were not to act before this change and are now (their turn has come)."""
+    _changed: list[str] | None = PrivateAttr(None)
+
+    @property
+    def changed_players(self) -> list[str]:
+        """Player ids whose private view or legal actions changed, in seat order."""
+        if self._changed is None:
+            old, new = self.old, self.session
+            moved = set(self.choices_changed) | {
+                p for p in self.view_candidates if old is None or old.view(p) != new.view(p)}
+            self._changed = [s.player_id for s in self.session.seats if s.player_id in moved]
+        return self._changed
 
 
 class LogEntry(BaseModel):

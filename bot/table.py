@@ -113,7 +113,7 @@ def public_actions(session: Session) -> list[Action]:
         seat = session.seat(pid)
         if seat is None or seat.auto:
             continue
-        for a in game.legal_actions(state, pid):
+        for a in session.legal_actions(pid):
             if not a.private and a.key not in seen:
                 seen[a.key] = a
     return list(seen.values())
@@ -138,7 +138,7 @@ def table_payload(session: Session, events: list[Event] | None = None,
     state = session.state()
     renderer = get_renderer(game.id)
     ctx = _ctx(session)
-    panels = list(renderer.table(game.view(state, None), ctx))
+    panels = list(renderer.table(session.view(None), ctx))
     public_events = [e for e in (events or []) if e.visible_for(None)]
     if public_events:
         event_panels = renderer.events(public_events, ctx)
@@ -197,7 +197,7 @@ def private_actions(session: Session, player_id: str) -> list[Action]:
     game, state = session.game(), session.state()
     if session.status != "active" or game.result(state) is not None:
         return []
-    return game.legal_actions(state, player_id)
+    return session.legal_actions(player_id)
 
 
 def private_payload(session: Session, player_id: str, events: list[Event] | None = None,
@@ -205,7 +205,7 @@ def private_payload(session: Session, player_id: str, events: list[Event] | None
     game, state = session.game(), session.state()
     renderer = get_renderer(game.id)
     ctx = _ctx(session)
-    panel = renderer.private(game.view(state, player_id), ctx)
+    panel = renderer.private(session.view(player_id), ctx)
     panels = [panel]
     mine = [e for e in (events or []) if e.visible_to and player_id in e.visible_to]
     if mine:

@@ -55,6 +55,10 @@ class StaleVersion(ServiceError):
     default = "This message is out of date: the game has moved on."
 
 
+class LostRace(StaleVersion):
+    """The compare-and-set found a newer version: someone else committed first."""
+
+
 class NotYourTurn(ServiceError):
     default = "It is not your turn."
 
@@ -81,7 +85,8 @@ class Change:
         self.session = session
         self.game = session.game()
         self.base_version = session.version
-        self.old_state: BaseModel | None = session.state() if session.state_json else None
+        self.old_memo = session.memo() if session.state_json else None
+        self.old_state: BaseModel | None = self.old_memo.state if self.old_memo else None
         self.state: BaseModel | None = self.old_state
         self.old_seats = [s.model_copy() for s in session.seats]
         self.log: list[LogEntry] = []
@@ -201,7 +206,7 @@ class ServiceBase:
         ok = await self.store.save(session, expected, seats=seats, log=log_rows or (),
                                    results=results or (), records=records or ())
         if not ok:
-            raise StaleVersion()
+            raise LostRace()
 
     @staticmethod
     def require_host(session: Session, user_id: int, can_manage: bool = False,

@@ -80,20 +80,21 @@ class CommitService(ServiceBase):
         session.remind_at = session.deadline - min(allowed / 4, REMINDER_LEAD_MAX)
         session.reminded = False
 
-    def _changed_players(self, change: Change) -> tuple[list[str], set[str]]:
-        """The players whose private view or choices changed, and those whose choices (legal
-        actions) changed."""
-        game, old, new = change.game, change.old_state, change.state
-        assert new is not None
-        out, choices = [], set()
-        for seat in change.session.seats:
+    def _changed_choices(self, change: Change) -> tuple[set[str], list[str]]:
+        """The players whose choices (legal actions) changed, and the others, whose private
+        view may have changed (compared later, after the answer: `ActResult.changed_players`).
+        Only players acting before or after the change can have choices (`Game.acting`)."""
+        game, old, new = change.game, change.old_memo, change.session
+        assert change.state is not None and new.state() is change.state
+        acting = set(game.acting(change.state)) | (set(game.acting(old.state)) if old is not None else set())
+        choices, others = set(), []
+        for seat in new.seats:
             pid = seat.player_id
-            moved = old is None or game.legal_actions(old, pid) != game.legal_actions(new, pid)
-            if moved:
+            if old is None or (pid in acting and old.legal_actions(pid) != new.legal_actions(pid)):
                 choices.add(pid)
-            if moved or game.view(old, pid) != game.view(new, pid):
-                out.append(pid)
-        return out, choices
+            else:
+                others.append(pid)
+        return choices, others
 
     def _result_rows(self, session: Session, result: Result, now: float) -> list[ResultRow]:
         pids = {s.player_id for s in session.seats}
@@ -140,7 +141,7 @@ class CommitService(ServiceBase):
         else:
             session.deadline = session.remind_at = None
             session.reminded = False
-        changed, choices = self._changed_players(change)
+        choices, others = self._changed_choices(change)
         for seat in session.seats:  # their controls rendered before now no longer mean the same
             if seat.player_id in choices:
                 seat.actions_version = session.version
@@ -149,6 +150,8 @@ class CommitService(ServiceBase):
             if session.status == "active" else []
         await self._save(session, change.base_version, seats=session.seats != change.old_seats,
                          log_rows=change.log, results=results, records=kept)
-        return ActResult(session=session, events=change.events, changed_players=changed,
+        return ActResult(session=session, events=change.events,
+                         choices_changed=[s.player_id for s in session.seats if s.player_id in choices],
+                         view_candidates=others, old=change.old_memo,
                          result=result, timed_out=timed_out or [], newly_to_act=newly)
 

@@ -10,6 +10,7 @@ from bot.models import (
 from bot.records import RecordError
 from bot.service.base import (
     Change,
+    LostRace,
     NotYourTurn,
     ServiceError,
     StaleVersion,
@@ -54,29 +55,41 @@ class PlayService(LobbyService, CommitService):
             return await self._commit(change)
 
     async def act(self, session_id: int, user_id: int, action_key: str | list[str], *,
-                  version: int | None, text: str | None = None) -> ActResult:
+                  version: int | None, text: str | None = None,
+                  loaded: Session | None = None) -> ActResult:
         """A person's action, or several applied together in one commit (a typed `/move`).
-        `version` None: not checked (commands). Raises StaleVersion, NotSeated, NotYourTurn,
-        ServiceError, or the rules' IllegalAction (then nothing is written)."""
+        `version` None: not checked (commands). `loaded`: the session as the caller just read
+        it (its parsed state and legal actions are used; if somebody committed since, the
+        compare-and-set notices and the move is tried once more on what they wrote). Raises
+        StaleVersion, NotSeated, NotYourTurn, ServiceError, or the rules' IllegalAction (then
+        nothing is written)."""
         keys = [action_key] if isinstance(action_key, str) else list(action_key)
         if not keys:
             raise ServiceError("No move given.")
         async with self._locked(session_id):
-            session = await self.get(session_id)
-            seat = self._playing_seat(session, user_id)
-            if not session.current_for(seat, version):
-                raise StaleVersion()
-            if seat.auto:
-                raise ServiceError("The automatic player has your seat in this game now.")
-            change = Change(session, self.clock())
-            game, state, pid = change.game, change.state, seat.player_id
-            assert state is not None
-            if pid not in game.acting(state) and not any(
-                    a.key == keys[0] for a in game.legal_actions(state, pid)):
-                raise NotYourTurn()
-            for i, key in enumerate(keys):
-                change.play(pid, key, text=text if i == len(keys) - 1 else None)
-            return await self._commit(change)
+            if loaded is not None:
+                try:
+                    return await self._act_on(loaded, user_id, keys, version, text)
+                except LostRace:
+                    pass
+            return await self._act_on(await self.get(session_id), user_id, keys, version, text)
+
+    async def _act_on(self, session: Session, user_id: int, keys: list[str], version: int | None,
+                      text: str | None) -> ActResult:
+        seat = self._playing_seat(session, user_id)
+        if not session.current_for(seat, version):
+            raise StaleVersion()
+        if seat.auto:
+            raise ServiceError("The automatic player has your seat in this game now.")
+        change = Change(session, self.clock())
+        game, state, pid = change.game, change.state, seat.player_id
+        assert state is not None
+        if pid not in game.acting(state) and not any(
+                a.key == keys[0] for a in session.legal_actions(pid)):
+            raise NotYourTurn()
+        for i, key in enumerate(keys):
+            change.play(pid, key, text=text if i == len(keys) - 1 else None)
+        return await self._commit(change)
 
     async def hand_to_auto(self, session_id: int, player_id: str, by_user_id: int, *,
                            can_manage: bool = False) -> ActResult:
@@ -106,7 +119,7 @@ class PlayService(LobbyService, CommitService):
         session = await self.get(session_id)
         if session.status == "lobby":
             left = await self.leave_lobby(session_id, user_id)
-            return ActResult(session=left, events=[], changed_players=[])
+            return ActResult(session=left, events=[])
         return await self._set_auto(
             session_id, user_id, True, refused="You have already left this game.", key="leave",
             kind="left", text="{who} leaves; the automatic player takes the seat.")

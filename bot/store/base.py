@@ -19,7 +19,7 @@ import json
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from bot.models import LogEntry, RecordRow, ResultRow, Seat, Session
 from rules.core.game import Event
@@ -55,6 +55,15 @@ class Tx(Protocol):
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]: ...
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
+
+
+class Statement(NamedTuple):
+    """One statement of a guarded batch (`Store._guarded`): `params` for one row, or `rows`
+    for the same statement once per row."""
+
+    sql: str
+    params: Sequence[Any] = ()
+    rows: Sequence[Sequence[Any]] | None = None
 
 
 def is_postgres_url(target: str | Path) -> bool:
@@ -219,13 +228,17 @@ class Store:
         return sid
 
     @staticmethod
-    async def _insert_seats(tx: Tx, sid: int, seats: Sequence[Seat]) -> None:
-        await tx.executemany(
+    def _seat_rows(sid: int, seats: Sequence[Seat]) -> Statement:
+        return Statement(
             "INSERT INTO seats (session_id, position, player_id, name, user_id, auto, dm_blocked, "
             "actions_version, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(sid, s.position, s.player_id, s.name, s.user_id, int(s.auto), int(s.dm_blocked),
-              s.actions_version, s.record) for s in seats],
-        )
+            rows=[(sid, s.position, s.player_id, s.name, s.user_id, int(s.auto), int(s.dm_blocked),
+                   s.actions_version, s.record) for s in seats])
+
+    @classmethod
+    async def _insert_seats(cls, tx: Tx, sid: int, seats: Sequence[Seat]) -> None:
+        statement = cls._seat_rows(sid, seats)
+        await tx.executemany(statement.sql, statement.rows or [])
 
     async def load(self, session_id: int) -> Session | None:
         rows = await self._fetch(_SELECT_SESSIONS + "WHERE s.id = ?", (session_id,))
@@ -262,39 +275,48 @@ class Store:
         is still `expected_version`, with its seats, log rows, results and the records its
         players take out of it, in one transaction. False (nothing written) when someone else
         changed the session first."""
+        statements = [Statement(
+            "UPDATE sessions SET status = ?, host_id = ?, options = ?, state = ?, version = ?, "
+            "updated_at = ?, deadline = ?, remind_at = ?, reminded = ? "
+            "WHERE id = ? AND version = ?",
+            (session.status, session.host_id, json.dumps(session.options), session.state_json,
+             session.version, session.updated_at, session.deadline, session.remind_at,
+             int(session.reminded), session.id, expected_version))]
+        if seats:
+            statements += [Statement("DELETE FROM seats WHERE session_id = ?", (session.id,)),
+                           self._seat_rows(session.id, session.seats)]
+        if log:
+            statements.append(Statement(
+                "INSERT INTO actions (session_id, version, player_id, action_key, text, events, at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                rows=[(session.id, e.version, e.player_id, e.action_key, e.text,
+                       json.dumps([ev.model_dump(mode="json") for ev in e.events]), e.at)
+                      for e in log]))
+        if results:
+            statements.append(Statement(
+                "INSERT INTO results (session_id, guild_id, game_id, position, player_id, "
+                "user_id, name, won, score, tags, finished_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                rows=[(r.session_id, r.guild_id, r.game_id, r.position, r.player_id, r.user_id,
+                       r.name, int(r.won), r.score, json.dumps(r.tags), r.finished_at)
+                      for r in results]))
+        statements += [self._record_row(record) for record in records]
+        return await self._guarded(statements)
+
+    async def _guarded(self, statements: Sequence[Statement]) -> bool:
+        """Run the statements in one transaction if the first one changes exactly one row (a
+        compare-and-set); otherwise write nothing and answer False. A backend may do it in one
+        round trip (SQLite: one hop to its writer thread)."""
         async with self._transaction() as tx:
-            changed = await tx.execute(
-                "UPDATE sessions SET status = ?, host_id = ?, options = ?, state = ?, version = ?, "
-                "updated_at = ?, deadline = ?, remind_at = ?, reminded = ? "
-                "WHERE id = ? AND version = ?",
-                (session.status, session.host_id, json.dumps(session.options), session.state_json,
-                 session.version, session.updated_at, session.deadline, session.remind_at,
-                 int(session.reminded), session.id, expected_version),
-            )
-            if changed != 1:
+            first, *rest = statements
+            if await tx.execute(first.sql, first.params) != 1:
                 return False  # the transaction commits nothing
-            if seats:
-                await tx.execute("DELETE FROM seats WHERE session_id = ?", (session.id,))
-                await self._insert_seats(tx, session.id, session.seats)
-            if log:
-                await tx.executemany(
-                    "INSERT INTO actions (session_id, version, player_id, action_key, text, events, at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [(session.id, e.version, e.player_id, e.action_key, e.text,
-                      json.dumps([ev.model_dump(mode="json") for ev in e.events]), e.at)
-                     for e in log],
-                )
-            if results:
-                await tx.executemany(
-                    "INSERT INTO results (session_id, guild_id, game_id, position, player_id, "
-                    "user_id, name, won, score, tags, finished_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [(r.session_id, r.guild_id, r.game_id, r.position, r.player_id, r.user_id,
-                      r.name, int(r.won), r.score, json.dumps(r.tags), r.finished_at)
-                     for r in results],
-                )
-            for record in records:
-                await self._put_record(tx, record)
+            for statement in rest:
+                if statement.rows is not None:
+                    if statement.rows:
+                        await tx.executemany(statement.sql, statement.rows)
+                else:
+                    await tx.execute(statement.sql, statement.params)
         return True
 
     # --- content versions -------------------------------------------------------------
@@ -311,15 +333,20 @@ class Store:
 
     # --- records carried between sessions -------------------------------------------
     @staticmethod
-    async def _put_record(tx: Tx, record: RecordRow) -> None:
+    def _record_row(record: RecordRow) -> Statement:
         """Insert the record, or replace its data and count one more version."""
-        await tx.execute(
+        return Statement(
             "INSERT INTO records (guild_id, user_id, game_id, name, data, version, updated_at) "
             "VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, user_id, game_id, name) "
             "DO UPDATE SET data = excluded.data, version = records.version + 1, "
             "updated_at = excluded.updated_at",
             (record.guild_id, record.user_id, record.game_id, record.name, record.data,
              record.updated_at))
+
+    @classmethod
+    async def _put_record(cls, tx: Tx, record: RecordRow) -> None:
+        statement = cls._record_row(record)
+        await tx.execute(statement.sql, statement.params)
 
     async def put_record(self, record: RecordRow) -> None:
         async with self._transaction() as tx:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -16,7 +17,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.store.base import Store, StoreError
+from bot.store.base import Statement, Store, StoreError
 from bot.store.migrations import MIGRATIONS
 
 
@@ -142,6 +143,51 @@ class SqliteStore(Store):
                 raise
             await self._conn.execute("COMMIT")
 
+    async def _guarded(self, statements: Sequence[Statement]) -> bool:
+        """The whole compare-and-set transaction in one hop to the writer's thread (a move's
+        commit is one round trip, not one per statement). A caller cancelled before the hop
+        starts writes nothing; once it has started, the transaction ends as it would have."""
+        async with self._lock:
+            await self._settle()
+            abandoned = threading.Event()
+
+            def run() -> bool:
+                if abandoned.is_set():
+                    return False
+                return _run_guarded(self._conn._conn, statements)
+
+            # aiosqlite runs a callable on its connection's thread through `_execute` (its
+            # public calls are one statement each)
+            hop = asyncio.ensure_future(self._conn._execute(run))
+            try:
+                return bool(await asyncio.shield(hop))
+            except asyncio.CancelledError:
+                abandoned.set()
+                await asyncio.wait([hop])  # the lock is kept until the thread is done with it
+                if not hop.cancelled():
+                    hop.exception()  # retrieved: the cancellation is what the caller sees
+                raise
+
     def _is_channel_busy(self, exc: BaseException) -> bool:
         return isinstance(exc, sqlite3.IntegrityError) and (
             "sessions" in str(exc) or "UNIQUE" in str(exc))
+
+
+def _run_guarded(db: sqlite3.Connection, statements: Sequence[Statement]) -> bool:
+    """`Store._guarded` on the writer's thread: BEGIN, the compare-and-set, the rest, COMMIT."""
+    db.execute("BEGIN")
+    try:
+        first, *rest = statements
+        if db.execute(first.sql, first.params).rowcount != 1:
+            db.execute("ROLLBACK")
+            return False
+        for statement in rest:
+            if statement.rows is not None:
+                db.executemany(statement.sql, statement.rows)
+            else:
+                db.execute(statement.sql, statement.params)
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    return True

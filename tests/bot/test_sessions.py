@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 import rules
-from bot.models import Seat, Session
+from bot.models import ActResult, Seat, Session
 from bot.sessions import (
     TURN_TIMER_CHOICES,
     NotSeated,
@@ -270,8 +270,48 @@ async def test_two_processes_acting_at_once_apply_exactly_once(tmp_path, clock):
         one.act(s.id, ANN, "play:0", version=s.version),
         two.act(s.id, ANN, "play:1", version=s.version),
         return_exceptions=True)
-    assert sorted(type(o).__name__ for o in outcomes) == ["ActResult", "StaleVersion"]
+    assert sorted(type(o).__name__ for o in outcomes) == ["ActResult", "LostRace"]
+    assert isinstance(next(o for o in outcomes if not isinstance(o, ActResult)), StaleVersion)
     assert len(await two.recent_log(s.id)) == 2  # start + one play
+    await st1.close()
+    await st2.close()
+
+
+async def test_an_action_on_a_session_just_read_does_not_read_it_again(tmp_path, clock, monkeypatch):
+    store = await Store.open(tmp_path / "p.db")
+    svc = SessionService(store, clock=clock, seed_source=lambda: 1)
+    s = (await svc.start((await lobby(svc)).id, ANN)).session
+    loaded = await svc.get(s.id)
+
+    async def no_read(session_id):
+        raise AssertionError("the session was read again")
+
+    monkeypatch.setattr(store, "load", no_read)
+    pid, user = to_act(s)
+    res = await svc.act(s.id, user, first_play(s, pid), version=s.version, loaded=loaded)
+    assert res.session.version == s.version + 1
+    await store.close()
+
+
+async def test_an_action_on_a_session_read_before_another_process_moved_is_tried_on_the_new_state(
+        tmp_path, clock):
+    path = tmp_path / "shared.db"
+    st1, st2 = await Store.open(path), await Store.open(path)
+    one = SessionService(st1, clock=clock, seed_source=lambda: 1)
+    two = SessionService(st2, clock=clock, seed_source=lambda: 1)
+    s = (await one.start((await lobby(one)).id, ANN)).session
+    stale = await one.get(s.id)
+    pid, user = to_act(s)
+    key = first_play(s, pid)
+    # process two commits a cheer meanwhile (the player's choices stay the same) ...
+    fresh = (await two.act(s.id, user, "cheer", version=None, text="Go!")).session
+    assert fresh.version == s.version + 1
+    # ... and process one handles the click with the copy it read before: the compare-and-set
+    # refuses that copy, and the move is applied to what process two wrote
+    res = await one.act(s.id, user, key, version=s.version, loaded=stale)
+    assert res.session.version == fresh.version + 1
+    log = await one.recent_log(s.id)
+    assert [e.action_key for e in log][-2:] == ["cheer", key]
     await st1.close()
     await st2.close()
 

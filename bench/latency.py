@@ -1,0 +1,209 @@
+"""One action's latency in every game, against its floor measured interleaved in the same run.
+
+An action: a person's click, from the INTERACTION_CREATE payload fed to the real discord.py
+client to the recorded interaction response (the move committed to SQLite before it), on the
+offline Discord harness. The automatic player chooses the move; the bench clicks it.
+
+Its floor, measured just before each click on the same state and move (so the machine's noise
+hits both alike), is the work nobody can skip:
+- parse: the click's gateway frame decoded and turned into a `discord.Interaction`;
+- rules: that game's `legal_actions` of the clicker, `apply`, the table's `view` of the new state
+  and the `legal_actions` of the next player to act;
+- commit: the new state dumped to JSON and written with its log row by one compare-and-set
+  transaction in one thread hop, on a SQLite file of the same disk (WAL, synchronous=FULL, as
+  the bot's store).
+The ratio is the action's median (or 99th percentile) over the floor's median.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import statistics
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import discord
+
+from bot.app import build_bot
+from bot.config import Settings
+from rules.core import Rng
+
+CASES: list[tuple[str, str, int, str | None]] = [
+    # (label, game, people, lobby options)
+    ("gods-of-magic 4p", "gods-of-magic", 4, "target=100"),
+    ("deathly-thrones", "deathly-thrones", 1, None),
+    ("terra-sancta 2p", "terra-sancta", 2, "factions=random"),
+    ("guilty-gods", "guilty-gods", 2, None),
+    ("by-gods-and-kings", "by-gods-and-kings", 2, "party=4"),
+]
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+@dataclass
+class Figures:
+    label: str
+    actions: list[float] = field(default_factory=list)
+    parse: list[float] = field(default_factory=list)
+    rules: list[float] = field(default_factory=list)
+    commit: list[float] = field(default_factory=list)
+
+    @property
+    def floor(self) -> float:
+        """The floor's median: the medians of its parts, added."""
+        return sum(statistics.median(p) for p in (self.parse, self.rules, self.commit))
+
+    def line(self) -> str:
+        ms = 1000
+        median, p99, floor = statistics.median(self.actions), pct(self.actions, 0.99), self.floor
+        return (f"{self.label:<20} {len(self.actions):4} actions: median {median * ms:6.2f} ms, "
+                f"p99 {p99 * ms:6.2f} ms; floor {floor * ms:5.2f} ms (parse "
+                f"{statistics.median(self.parse) * ms:.2f} + rules {statistics.median(self.rules) * ms:.2f}"
+                f" + commit {statistics.median(self.commit) * ms:.2f}); median {median / floor:.2f}x "
+                f"the floor (goal 2), p99 {p99 / floor:.2f}x (goal 5)")
+
+
+class OneHopCommit:
+    """The floor's commit: one compare-and-set transaction of a state and its log row, done in
+    one hop to a writer thread."""
+
+    def __init__(self, path: Path):
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="floor-commit")
+        self.conn = self.pool.submit(self._open, path).result()
+        self.version = 0
+
+    @staticmethod
+    def _open(path: Path) -> sqlite3.Connection:
+        conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute("CREATE TABLE sessions (id INTEGER PRIMARY KEY, state TEXT, version INTEGER)")
+        conn.execute("CREATE TABLE actions (session_id INTEGER, version INTEGER, action_key TEXT, "
+                     "events TEXT)")
+        conn.execute("INSERT INTO sessions VALUES (1, '', 0)")
+        return conn
+
+    def _write(self, state: str, version: int, key: str) -> bool:
+        conn = self.conn
+        conn.execute("BEGIN")
+        changed = conn.execute("UPDATE sessions SET state = ?, version = ? WHERE id = 1 AND version = ?",
+                               (state, version + 1, version)).rowcount
+        if changed != 1:
+            conn.execute("ROLLBACK")
+            return False
+        conn.execute("INSERT INTO actions VALUES (1, ?, ?, '[]')", (version + 1, key))
+        conn.execute("COMMIT")
+        return True
+
+    async def write(self, state: str, key: str) -> None:
+        loop = asyncio.get_running_loop()
+        ok = await loop.run_in_executor(self.pool, self._write, state, self.version, key)
+        assert ok
+        self.version += 1
+
+    def close(self) -> None:
+        self.pool.submit(self.conn.close).result()
+        self.pool.shutdown()
+
+
+def rules_floor(game: Any, state_json: str, player: str, key: str, text: str | None) -> tuple[float, str]:
+    """Seconds of the rules work of one move on a freshly loaded state (not timed: the load),
+    and the new state's JSON (for the commit)."""
+    state = game.load_state(state_json)
+    t0 = time.perf_counter()
+    game.legal_actions(state, player)
+    new = game.apply(state, player, key, text).state
+    game.view(new, None)
+    waiting = game.to_act(new)
+    if waiting:
+        game.legal_actions(new, waiting[0])
+    took = time.perf_counter() - t0
+    return took, game.dump_state(new)
+
+
+def parse_floor(bot: discord.Client, frame: str) -> float:
+    """Seconds to decode a gateway frame and build its `discord.Interaction`."""
+    t0 = time.perf_counter()
+    data = json.loads(frame)["d"]
+    discord.Interaction(data=data, state=bot._connection)
+    return time.perf_counter() - t0
+
+
+async def measure_game(label: str, game_id: str, people: int, options: str | None,
+                       samples: int, tmp: Path) -> Figures:
+    from tests.bot.e2e import component_for, open_table
+    from tests.support.discord_harness import DiscordHarness
+
+    users = [100 + i for i in range(people)]
+    channel = 4000
+    settings = Settings(database_path=tmp / f"{game_id}.db", discord_token="x")
+    bot = build_bot(settings, run_timers=False)
+    figures = Figures(label)
+    commit = OneHopCommit(tmp / f"{game_id}-floor.db")
+    frames: list[str] = []
+    async with DiscordHarness(bot, channel_ids=(channel,),
+                              members={u: f"Player {u}" for u in users}) as h:
+        real_feed = h.feed
+
+        async def feed(event: str, data: dict) -> set[asyncio.Task]:
+            frames.append(json.dumps({"op": 0, "t": event, "s": 0, "d": data}))
+            return await real_feed(event, data)
+
+        h.feed = feed  # type: ignore[method-assign]
+        await open_table(h, game_id, users, options=options, channel=channel)
+        while len(figures.actions) < samples:
+            session = await bot.service.active_in_channel(channel)
+            if session is None or session.status != "active":
+                await open_table(h, game_id, users, options=options, channel=channel)
+                continue
+            game, state = session.game(), session.state()
+            pid = next(p for p in game.to_act(state) if not session.seat(p).auto)
+            seat = session.seat(pid)
+            action = game.auto_action(state, pid, Rng(seed=session.version))
+            messages = h.messages_in(channel) + h.dms_to(seat.user_id) + h.ephemerals_to(seat.user_id)
+            found = component_for(messages, session.id, session.version, action.key,
+                                  oldest=seat.actions_version)
+            if found is None or action.text_prompt:  # a paged menu or a form: not timed
+                from tests.bot.e2e import play_auto_move
+                await play_auto_move(h, bot, channel)
+                continue
+            took, new_json = rules_floor(game, session.state_json, pid, action.key, None)
+            figures.rules.append(took)
+            t0 = time.perf_counter()
+            await commit.write(new_json, action.key)
+            figures.commit.append(time.perf_counter() - t0 + _dump_time(game, new_json))
+            message, cid, values = found
+            t0 = time.perf_counter()
+            reply = await (h.click(message, cid, user=seat.user_id) if values is None
+                           else h.select(message, cid, values, user=seat.user_id))
+            first = min((c.at for c in reply.calls if c.via == "webhook"), default=None)
+            figures.actions.append((first if first is not None else time.perf_counter()) - t0)
+            figures.parse.append(parse_floor(bot, frames[-1]))
+    await bot.close()
+    commit.close()
+    return figures
+
+
+def _dump_time(game: Any, state_json: str) -> float:
+    """Seconds to dump the new state to JSON (the commit writes it)."""
+    state = game.load_state(state_json)
+    t0 = time.perf_counter()
+    game.dump_state(state)
+    return time.perf_counter() - t0
+
+
+async def measure_all(samples: int, cases: list[tuple[str, str, int, str | None]] = CASES) -> list[Figures]:
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, game_id, people, options in cases:
+            out.append(await measure_game(label, game_id, people, options, samples, Path(tmp)))
+    return out
