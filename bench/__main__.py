@@ -1,9 +1,11 @@
 """python -m bench: Pantheon's benchmark, in one run.
 
-1. Latency of one game action: from an INTERACTION_CREATE payload fed to the real
-   discord.py client to the recorded interaction response (SQLite commit included),
-   median and 99th percentile, one session at a time.
-2. The same with 200 sessions acting concurrently.
+0. Bot-token Discord calls per click in every game (tests/support/calls.py).
+1. One action in every game: from an INTERACTION_CREATE payload fed to the real discord.py
+   client to the recorded interaction response (SQLite commit included), median and 99th
+   percentile, against its floor measured interleaved (bench/latency.py).
+2. Under load: completed actions per second and CPU per completed action with 1, 10, 50 and
+   `--sessions` tables clicking at once.
 3. Random playouts per second for each registered game (rules only).
 4. Simulation time: automatic games of each game at each player count, timed on a sample
    (`--sim-games`, seeds 0 ...) and extrapolated to 10,000 games in one process.
@@ -30,6 +32,7 @@ import time
 from pathlib import Path
 
 import rules
+from bench import latency as clicks
 from bot.app import build_bot
 from bot.config import Settings
 from bot.ui import ids
@@ -292,8 +295,12 @@ def compare_backends(database: str, samples: int, throughput: float = 0.0, sessi
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n")[0])
-    parser.add_argument("--samples", type=int, default=300)
-    parser.add_argument("--sessions", type=int, default=200)
+    parser.add_argument("--samples", type=int, default=300,
+                        help="clicks timed per game (and per database with --database)")
+    parser.add_argument("--sessions", type=int, default=200,
+                        help="the largest number of sessions clicking at once")
+    parser.add_argument("--load-seconds", type=float, default=5.0,
+                        help="how long each row of the load table runs")
     parser.add_argument("--playout-seconds", type=float, default=3.0)
     parser.add_argument("--commits", type=int, default=300)
     parser.add_argument("--sim-games", type=int, default=20,
@@ -324,17 +331,29 @@ def main(argv: list[str] | None = None) -> int:
               else "  every interaction token taken as expired (the bot's own calls only):")
         for count in asyncio.run(count_all(tokens=tokens)):
             print("    " + count.line())
-    single, concurrent = asyncio.run(latency(args.samples, args.sessions))
     ms = 1000
     cost = asyncio.run(commit_cost(args.commits))
     print(f"commit of a move ({args.commits} each, interleaved): synchronous=FULL median "
           f"{cost['FULL'] * ms:.2f} ms, NORMAL {cost['NORMAL'] * ms:.2f} ms "
           f"(FULL costs {cost['FULL'] / cost['NORMAL']:.2f}x NORMAL; the bot uses FULL)")
-    print(f"action latency, 1 session ({len(single)} actions): median {statistics.median(single) * ms:.2f} ms, "
-          f"p99 {pct(single, 0.99) * ms:.2f} ms")
-    if concurrent:
-        print(f"action latency, {args.sessions} sessions concurrently ({len(concurrent)} actions): "
-              f"median {statistics.median(concurrent) * ms:.2f} ms, p99 {pct(concurrent, 0.99) * ms:.2f} ms")
+    print(f"one action, click to committed answer, each game against its floor measured interleaved "
+          f"({args.samples} actions a game; floor = parse + rules + one-hop commit, bench/latency.py):")
+    games = asyncio.run(clicks.measure_all(args.samples))
+    for figures in games:
+        print("  " + figures.line())
+    medians = {f.label.split()[0]: statistics.median(f.actions) for f in games}
+    if "terra-sancta" in medians and "gods-of-magic" in medians:
+        print(f"  a Terra Sancta action takes {medians['terra-sancta'] / medians['gods-of-magic']:.2f}x "
+              "a Gods of Magic action (goal 2; its board picture is drawn in a worker thread)")
+    levels = tuple(sorted({1, 10, 50, args.sessions}))
+    print(f"under load: {BENCH_GAME} 2p tables clicking back to back, {args.load_seconds:g} s each "
+          "(one process: bot, fake Discord and the driver choosing moves; CPU of all its threads):")
+    rows = asyncio.run(clicks.load(levels, args.load_seconds, BENCH_GAME))
+    lone = rows[0].cpu_per_action
+    for row in rows:
+        print(f"  {row.sessions:4} sessions: {row.completed:6} actions completed, {row.rate:7.1f} "
+              f"actions/s; CPU per completed action {row.cpu_per_action * ms:.2f} ms "
+              f"({row.cpu_per_action / lone:.2f}x a lone session's; goal 1.2)")
     for gid, rate in random_playouts(args.playout_seconds).items():
         print(f"random playouts, {gid}: {rate:.1f} games/s")
     print(f"simulation (automatic players, {args.sim_games} games timed per row, extrapolated to 10,000 "

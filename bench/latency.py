@@ -1,8 +1,9 @@
 """One action's latency in every game, against its floor measured interleaved in the same run.
 
-An action: a person's click, from the INTERACTION_CREATE payload fed to the real discord.py
-client to the recorded interaction response (the move committed to SQLite before it), on the
-offline Discord harness. The automatic player chooses the move; the bench clicks it.
+An action: a person's click, from the moment its INTERACTION_CREATE frame is handed to the real
+discord.py client to the moment the bot makes the interaction response (the move committed to
+SQLite before it), on the offline Discord harness (building the frame and recording the call
+are the harness's, not timed). The automatic player chooses the move; the bench clicks it.
 
 Its floor, measured just before each click on the same state and move (so the machine's noise
 hits both alike), is the work nobody can skip:
@@ -150,12 +151,14 @@ async def measure_game(label: str, game_id: str, people: int, options: str | Non
     figures = Figures(label)
     commit = OneHopCommit(tmp / f"{game_id}-floor.db")
     frames: list[str] = []
+    fed: list[float] = []
     async with DiscordHarness(bot, channel_ids=(channel,),
                               members={u: f"Player {u}" for u in users}) as h:
         real_feed = h.feed
 
         async def feed(event: str, data: dict) -> set[asyncio.Task]:
             frames.append(json.dumps({"op": 0, "t": event, "s": 0, "d": data}))
+            fed.append(time.perf_counter())  # the frame reaches discord.py now
             return await real_feed(event, data)
 
         h.feed = feed  # type: ignore[method-assign]
@@ -182,11 +185,10 @@ async def measure_game(label: str, game_id: str, people: int, options: str | Non
             await commit.write(new_json, action.key)
             figures.commit.append(time.perf_counter() - t0 + _dump_time(game, new_json))
             message, cid, values = found
-            t0 = time.perf_counter()
             reply = await (h.click(message, cid, user=seat.user_id) if values is None
                            else h.select(message, cid, values, user=seat.user_id))
             first = min((c.at for c in reply.calls if c.via == "webhook"), default=None)
-            figures.actions.append((first if first is not None else time.perf_counter()) - t0)
+            figures.actions.append((first if first is not None else time.perf_counter()) - fed[-1])
             figures.parse.append(parse_floor(bot, frames[-1]))
     await bot.close()
     commit.close()
@@ -206,4 +208,72 @@ async def measure_all(samples: int, cases: list[tuple[str, str, int, str | None]
     with tempfile.TemporaryDirectory() as tmp:
         for label, game_id, people, options in cases:
             out.append(await measure_game(label, game_id, people, options, samples, Path(tmp)))
+    return out
+
+
+@dataclass
+class Load:
+    sessions: int
+    completed: int
+    seconds: float
+    cpu: float
+    """CPU seconds of this process over the window (all its threads)."""
+
+    @property
+    def rate(self) -> float:
+        return self.completed / self.seconds
+
+    @property
+    def cpu_per_action(self) -> float:
+        return self.cpu / max(self.completed, 1)
+
+
+async def _play_for(h: Any, bot: discord.Client, channel: int, users: list[int], game_id: str,
+                    options: str | None, deadline: float) -> int:
+    """Automatic moves clicked back to back at one table until the deadline; a finished game is
+    followed by a new one (its opening not counted). The number of moves completed (the one under
+    way at the deadline included: the window lasts until the last one is answered)."""
+    from tests.bot.e2e import open_table, play_auto_move
+
+    done = 0
+    while time.perf_counter() < deadline:
+        reply = await play_auto_move(h, bot, channel)
+        if reply is None:
+            await h.slash("game end", user=users[0], channel=channel)
+            await open_table(h, game_id, users, options=options, channel=channel)
+        else:
+            done += 1
+    return done
+
+
+async def load(levels: tuple[int, ...], seconds: float, game_id: str = "gods-of-magic",
+               options: str | None = None) -> list[Load]:
+    """Completed actions per second and CPU per completed action with `n` sessions clicking at
+    once (each table one request in flight, back to back), for each n in `levels`. One process
+    holds the bot, the fake Discord and the driver choosing the moves; the CPU is all of it."""
+    from bot import edits
+    from tests.bot.e2e import open_table
+    from tests.support.discord_harness import DiscordHarness
+
+    # every click's edits are made, as at a table clicked at a person's pace: at machine speed
+    # the per-channel pacing would merge a lone table's edits and make its actions look cheaper
+    pacing, edits.PACING = edits.PACING, None
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in levels:
+            channels = tuple(5000 + i for i in range(n))
+            players = {100 + i: f"Player {i}" for i in range(2 * n)}
+            settings = Settings(database_path=Path(tmp) / f"load{n}.db", discord_token="x")
+            bot = build_bot(settings, run_timers=False)
+            async with DiscordHarness(bot, channel_ids=channels, members=players) as h:
+                tables = [(ch, [100 + 2 * i, 101 + 2 * i]) for i, ch in enumerate(channels)]
+                for ch, users in tables:
+                    await open_table(h, game_id, users, options=options, channel=ch)
+                cpu0, t0 = time.process_time(), time.perf_counter()
+                deadline = t0 + seconds
+                done = await asyncio.gather(*(_play_for(h, bot, ch, users, game_id, options, deadline)
+                                              for ch, users in tables))
+                out.append(Load(n, sum(done), time.perf_counter() - t0, time.process_time() - cpu0))
+            await bot.close()
+    edits.PACING = pacing
     return out

@@ -244,7 +244,7 @@ class GameCog(commands.Cog):
             else:
                 text = "You left the game; the automatic player plays your seat from now on."
             await interaction.response.send_message(text, ephemeral=True)
-            await self.controller.publish(result)
+            await self.controller.publish(result, actor=interaction.user.id, interaction=interaction)
             if result.session.status == "abandoned":
                 await self.controller.update_table(result.session, result.events)
         await self._guard(interaction, run())
@@ -256,7 +256,8 @@ class GameCog(commands.Cog):
             session = await self._session_here(interaction)
             result = await self.service.take_back_seat(session.id, interaction.user.id)
             await interaction.response.send_message("Your seat is yours again.", ephemeral=True)
-            await self.controller.publish(result, initial=True)
+            await self.controller.publish(result, initial=True, actor=interaction.user.id,
+                                          interaction=interaction)
         await self._guard(interaction, run())
 
     async def _refresh_lobby(self, session) -> None:
@@ -296,7 +297,7 @@ class GameCog(commands.Cog):
                                                      can_manage=can_manage(interaction))
             await interaction.response.send_message(
                 f"The automatic player now plays {seat.name}'s seat.", ephemeral=True)
-            await self.controller.publish(result)
+            await self.controller.publish(result, actor=interaction.user.id, interaction=interaction)
         await self._guard(interaction, run())
 
     # --------------------------------------------------------------- /game stats

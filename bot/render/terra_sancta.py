@@ -9,7 +9,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from bot.render.base import GameRenderer, RenderContext
-from bot.render.drawing import centred, font, ink, palette_png, rgb
+from bot.render.drawing import centred, font, ink, palette_of, palette_png, rgb
 from bot.render.panel import Panel
 from rules.core import Event, who
 from rules.terra_sancta.board import (
@@ -82,12 +82,38 @@ def draw_board(view: TSView) -> bytes:
         if found is not None:
             _boards.move_to_end(key)
             return found
-    data = palette_png(paint_board(view))  # drawn outside the lock: other tables go on
+    img = paint_board(view)  # drawn outside the lock: other tables go on
+    data = palette_png(img, palette=_palette(view, img))
     with _boards_lock:
         _boards[key] = data
         while len(_boards) > BOARD_CACHE:
             _boards.popitem(last=False)
     return data
+
+
+HEALTH_COLOURS = [(60, 200, 60), (230, 170, 0), (220, 40, 40)]
+FIXED_COLOURS = [MOVE_COLOUR, ATTACK_COLOUR, SELECT_COLOUR, *HEALTH_COLOURS, (40, 40, 40),
+                 (255, 255, 255), (180, 0, 0), (20, 20, 20), (0, 0, 0)]
+"""Colours a board may show that its first picture may lack (highlights, health bars, ink)."""
+_palettes: OrderedDict[tuple, Image.Image] = OrderedDict()
+
+
+def _palette(view: TSView, img: Image.Image) -> Image.Image:
+    """The palette of every board with these sides and faction colours, worked out from the
+    first one drawn (and the colours it may lack): reducing a picture to a known palette is
+    many times faster than finding one."""
+    key = (tuple(sorted(view.faction_colours.items())), _sides(view))
+    with _boards_lock:
+        found = _palettes.get(key)
+        if found is not None:
+            return found
+    extra = FIXED_COLOURS + [rgb(c) for c in sorted(view.faction_colours.values())]
+    found = palette_of(img, extra)
+    with _boards_lock:
+        _palettes[key] = found
+        while len(_palettes) > BOARD_CACHE:
+            _palettes.popitem(last=False)
+    return found
 
 
 @lru_cache(maxsize=4)
@@ -151,32 +177,45 @@ def paint_board(view: TSView) -> Image.Image:
     for name in view.targets:  # what it may attack: a ring around the piece
         outline(name, SELECT_COLOUR, 2)
 
-    letter_big, letter_small, hp_font = font(PIECE_FONT), font(PAWN_FONT), font(HP_FONT)
     for p in view.pieces:
-        x, y = _xy(p.square)
-        colour = rgb(view.faction_colours.get(p.owner, "#888888"))
-        cx, cy = x + CELL / 2, y + CELL / 2 - (3 if p.hp < p.max_hp else 0)
-        radius = 13 if p.kind == "P" else 18
-        d.ellipse([cx - radius, cy - radius, cx + radius, cy + radius], fill=colour, outline=(20, 20, 20), width=2)
-        if p.kind == "K":  # a king: a white and black double ring, readable on any faction colour
-            d.ellipse([cx - radius + 2, cy - radius + 2, cx + radius - 2, cy + radius - 2], outline=(255, 255, 255),
-                      width=2)
-            d.ellipse([cx - radius + 4, cy - radius + 4, cx + radius - 4, cy + radius - 4], outline=(20, 20, 20),
-                      width=1)
-        centred(d, cx, cy, LETTER[p.kind], letter_small if p.kind == "P" else letter_big, ink(colour))
-        if p.hp < p.max_hp:
-            bx, by = x + 3, y + CELL - 9
-            width = CELL - 6
-            d.rectangle([bx, by, bx + width, by + 6], fill=(40, 40, 40))
-            share = p.hp / p.max_hp
-            d.rectangle([bx, by, bx + max(1, round(width * share)), by + 6],
-                        fill=(60, 200, 60) if share > 0.5 else (230, 170, 0) if share > 0.25 else (220, 40, 40))
-            label = str(p.hp)
-            box = d.textbbox((0, 0), label, font=hp_font)
-            tx, ty = x + CELL - 3 - (box[2] - box[0]), y
-            d.rectangle([tx - 3, ty, x + CELL - 1, ty + box[3] + 1], fill=(255, 255, 255),
-                        outline=(180, 0, 0))
-            d.text((tx - 1, ty), label, font=hp_font, fill=(180, 0, 0))
+        wounded = p.hp < p.max_hp
+        sprite = _piece(p.kind, view.faction_colours.get(p.owner, "#888888"),
+                        p.hp if wounded else 0, p.max_hp if wounded else 0)
+        img.paste(sprite, _xy(p.square), sprite)
+    return img
+
+
+@lru_cache(maxsize=1024)
+def _piece(kind: str, colour_hex: str, hp: int, max_hp: int) -> Image.Image:
+    """One piece on a transparent square, drawn once per kind, colour and wound (hp 0: not
+    wounded): the disc and its letter, a king's rings, a wounded piece's health bar and number."""
+    img = Image.new("RGBA", (CELL, CELL), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    colour = rgb(colour_hex)
+    wounded = max_hp > 0
+    cx, cy = CELL / 2, CELL / 2 - (3 if wounded else 0)
+    radius = 13 if kind == "P" else 18
+    d.ellipse([cx - radius, cy - radius, cx + radius, cy + radius], fill=colour, outline=(20, 20, 20), width=2)
+    if kind == "K":  # a king: a white and black double ring, readable on any faction colour
+        d.ellipse([cx - radius + 2, cy - radius + 2, cx + radius - 2, cy + radius - 2], outline=(255, 255, 255),
+                  width=2)
+        d.ellipse([cx - radius + 4, cy - radius + 4, cx + radius - 4, cy + radius - 4], outline=(20, 20, 20),
+                  width=1)
+    centred(d, cx, cy, LETTER[kind], font(PAWN_FONT if kind == "P" else PIECE_FONT), ink(colour))
+    if wounded:
+        bx, by = 3, CELL - 9
+        width = CELL - 6
+        d.rectangle([bx, by, bx + width, by + 6], fill=(40, 40, 40))
+        share = hp / max_hp
+        d.rectangle([bx, by, bx + max(1, round(width * share)), by + 6],
+                    fill=HEALTH_COLOURS[0] if share > 0.5 else HEALTH_COLOURS[1] if share > 0.25
+                    else HEALTH_COLOURS[2])
+        hp_font = font(HP_FONT)
+        label = str(hp)
+        box = d.textbbox((0, 0), label, font=hp_font)
+        tx = CELL - 3 - (box[2] - box[0])
+        d.rectangle([tx - 3, 0, CELL - 1, box[3] + 1], fill=(255, 255, 255), outline=(180, 0, 0))
+        d.text((tx - 1, 0), label, font=hp_font, fill=(180, 0, 0))
     return img
 
 

@@ -111,3 +111,32 @@ async def test_a_burst_of_clicks_at_one_table_stays_inside_the_edit_bucket(tmp_p
         assert shown.content == final.content  # the last state is shown, nothing lost
         assert [e.get("title") for e in shown.embeds][:len(final.panels) - 1] == \
             [p.title for p in final.panels][:len(final.panels) - 1]
+
+
+async def test_a_typed_move_pings_the_next_player_through_its_own_interaction(tmp_path):
+    """/move answers ephemerally; the turn ping that follows is a followup of that command, not
+    a bot-token message (and the old ping is deleted through the token that sent it)."""
+    bot = make_bot(tmp_path / "m.db")
+    async with DiscordHarness(bot) as h:
+        await open_table(h, "terra-sancta", [ALICE, BOB], options="factions=random")
+        passed = []
+        for _ in range(60):
+            session = await bot.service.active_in_channel(CHANNEL)
+            mover = int(session.state().turn_player)
+            choices = await h.autocomplete("move", user=mover, channel=CHANNEL, options={"move": ""},
+                                           focused="move")
+            if not choices:
+                await play_auto_move(h, bot)
+                continue
+            reply = await h.slash("move", user=mover, channel=CHANNEL, options={"move": choices[0]["value"]})
+            after = await bot.service.active_in_channel(CHANNEL)
+            if after.state().turn_player != str(mover):
+                passed.append(reply)
+            if len(passed) == 3:
+                break
+        assert len(passed) == 3
+        for reply in passed:
+            pings = [c for c in reply.calls if c.method == "POST" and "your turn" in str(c.json)]
+            assert pings and all(c.via == "webhook" for c in pings), reply.calls
+            assert not [c for c in reply.calls if c.via == "http"], reply.calls
+    await bot.close()

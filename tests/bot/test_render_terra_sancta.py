@@ -84,7 +84,7 @@ def test_a_position_is_drawn_and_encoded_once(monkeypatch):
     painted, encoded = [], []
     paint, encode = board.paint_board, board.palette_png
     monkeypatch.setattr(board, "paint_board", lambda v: painted.append(1) or paint(v))
-    monkeypatch.setattr(board, "palette_png", lambda img: encoded.append(1) or encode(img))
+    monkeypatch.setattr(board, "palette_png", lambda img, **kw: encoded.append(1) or encode(img, **kw))
     s, _ = _midgame(2, 40)
     first = draw_board(GAME.view(s, None))
     again = draw_board(GAME.view(s, "p0"))  # another view of the same position
@@ -200,3 +200,42 @@ def test_labels_stay_legible_when_a_phone_shows_the_board_300_pixels_wide():
     king.hp = 5
     img = Image.open(io.BytesIO(draw_board(view)))
     assert img.width == BOARD_PX
+
+
+def test_boards_of_one_colour_set_share_a_palette_worked_out_once(monkeypatch):
+    """Reducing a board to a known palette is many times faster than finding one: the palette
+    is worked out for the first board of a game's colours, and shows every flat colour (within
+    the few levels Pillow's mapping to a palette may be off)."""
+    from bot.render import terra_sancta as board
+
+    monkeypatch.setattr(board, "_boards", type(board._boards)())
+    monkeypatch.setattr(board, "_palettes", type(board._palettes)())
+    made, real = [], board.palette_of
+    monkeypatch.setattr(board, "palette_of", lambda *a: made.append(1) or real(*a))
+    s, _ = _midgame(4, 30)
+    chooser = Rng(seed=4)
+    for _ in range(12):
+        view = GAME.view(s, None)
+        png = draw_board(view)
+        shown = Image.open(io.BytesIO(png)).convert("RGB")
+        painted = board.paint_board(view)
+        flat = {c for n, c in painted.getcolors(maxcolors=1 << 20) if n >= 40}  # not edge shades
+        seen = {c for _, c in shown.getcolors(maxcolors=1 << 20)}
+        for colour in flat:
+            assert any(max(abs(a - b) for a, b in zip(colour, c, strict=True)) <= 3 for c in seen), colour
+        p = GAME.to_act(s)[0]
+        s = GAME.apply(s, p, GAME.auto_action(s, p, chooser).key).state
+    assert len(made) == 1
+
+
+def test_a_piece_is_drawn_once_per_kind_colour_and_wound(monkeypatch):
+    from bot.render import terra_sancta as board
+
+    board._piece.cache_clear()
+    s, _ = _midgame(4, 60)
+    board.paint_board(GAME.view(s, None))
+    drawn = board._piece.cache_info().misses
+    kinds = {(p.kind, p.owner, p.hp if p.hp < p.max_hp else 0) for p in GAME.view(s, None).pieces}
+    assert drawn == len(kinds) < len(GAME.view(s, None).pieces)
+    board.paint_board(GAME.view(s, None))
+    assert board._piece.cache_info().misses == drawn

@@ -410,7 +410,9 @@ class DiscordHarness:
         self._drivers: set[asyncio.Task] = set()
         self._ignored_tasks: list[Callable[[asyncio.Task], bool]] = []
         self._session = _OfflineSession(self)
-        self._wake: asyncio.Future | None = None
+        # each wait for the bot's tasks: its wake-up future -> the tasks it waits for (re-read)
+        self._waiters: dict[asyncio.Future, Callable[[], Any]] = {}
+        self._parking: set[asyncio.Task | None] = set()  # tasks that may be parking on a sleeper
         self._wake_scheduled = False
         self._unwatch: Callable[[], None] | None = None
         self._socket = _FakeSocket()
@@ -636,30 +638,36 @@ class DiscordHarness:
             # woken when a task ends, or when one may have parked on a sleeper (a timer of a
             # second or more was set, a view is waited on): no polling. The fallback timeout
             # only bounds a missed signal; it never changes what is awaited.
-            wake = self._wake_future()
-            await asyncio.wait([*pending, wake], timeout=min(left, WAKE_FALLBACK),
-                               return_when=asyncio.FIRST_COMPLETED)
+            wake = loop.create_future()
+            self._waiters[wake] = tasks
+            try:
+                await asyncio.wait([*pending, wake], timeout=min(left, WAKE_FALLBACK),
+                                   return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                del self._waiters[wake]
         for task in seen:
             if task.done() and not task.cancelled() and task.exception() is not None:
                 exc = task.exception()
                 self._error(f"task {task.get_name()} failed: {type(exc).__name__}: {exc}")
 
-    def _wake_future(self) -> asyncio.Future:
-        if self._wake is None or self._wake.done():
-            self._wake = asyncio.get_running_loop().create_future()
-        return self._wake
-
     def _wake_soon(self) -> None:
-        """A task may be about to park on a sleeper: once it has (the next loop turn), the
-        waiters look again at what is pending."""
-        if not self._wake_scheduled and self._wake is not None and not self._wake.done():
+        """The current task may be about to park on a sleeper: once it has (the next loop
+        turn), the waits that wait for it look again at what is pending. Only those: with many
+        tables clicking at once, a view created at one table wakes nobody else's wait."""
+        try:
+            self._parking.add(asyncio.current_task())
+        except RuntimeError:  # no running loop: nobody waits
+            return
+        if not self._wake_scheduled:
             self._wake_scheduled = True
             asyncio.get_running_loop().call_soon(self._wake_now)
 
     def _wake_now(self) -> None:
         self._wake_scheduled = False
-        if self._wake is not None and not self._wake.done():
-            self._wake.set_result(None)
+        parking, self._parking = self._parking, set()
+        for wake, tasks in list(self._waiters.items()):
+            if not wake.done() and (None in parking or not parking.isdisjoint(tasks())):
+                wake.set_result(None)
 
     def _watch_sleepers(self, loop: asyncio.AbstractEventLoop) -> None:
         """Timers of a second or more (`asyncio.sleep`, view timeouts, `tasks.loop`) and
