@@ -552,3 +552,28 @@ async def test_injected_failure_on_the_callback(h: DiscordHarness) -> None:
     assert reply.type is None and reply.calls[0].status == 500
     assert any("Discord is down" in str(r.exc_info[1].__cause__ or r.exc_info[1]) for r in caught)
     assert h.messages_in(2000) == []
+
+
+async def test_a_task_that_may_park_wakes_only_the_waits_that_wait_for_it(h: DiscordHarness) -> None:
+    """With many clicks in flight, a view created at one table (a timer of minutes: a sleeper)
+    wakes the wait of that click only, not every click's wait."""
+    gate = asyncio.Event()
+
+    async def parks() -> None:
+        h._wake_soon()  # as a View's timeout timer does when it is set
+        await gate.wait()
+
+    async def other() -> None:
+        await gate.wait()
+
+    mine, theirs = asyncio.ensure_future(parks()), asyncio.ensure_future(other())
+    loop = asyncio.get_running_loop()
+    woken_mine, woken_theirs = loop.create_future(), loop.create_future()
+    h._waiters[woken_mine] = lambda: {mine}
+    h._waiters[woken_theirs] = lambda: {theirs}
+    for _ in range(3):
+        await asyncio.sleep(0)
+    assert woken_mine.done() and not woken_theirs.done()
+    del h._waiters[woken_mine], h._waiters[woken_theirs]
+    gate.set()
+    await asyncio.gather(mine, theirs)
