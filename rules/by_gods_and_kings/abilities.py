@@ -47,9 +47,14 @@ def numb(unit: AnyUnit) -> bool:
 def hand_abilities(s: BgkState, hero: Hero) -> list[str]:
     """The abilities the character's Field fires now (Flush, Straight, Three of a Kind), in
     the order of its equipped shards; none while numb."""
+    return field_abilities(s, hero, hero.field)
+
+
+def field_abilities(s: BgkState, hero: Hero, field: list[str]) -> list[str]:
+    """`hand_abilities` of the character were its Field `field` (a Field being weighed)."""
     if numb(hero):
         return []
-    kinds = cards.hands(hero.field)
+    kinds = cards.hands(field)
     out = []
     for sid in hero.equipped:
         for a in s.cat.shards[sid].abilities:

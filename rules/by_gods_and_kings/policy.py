@@ -7,10 +7,11 @@ one of `legal_actions(state, player)`.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING
 
 from rules.by_gods_and_kings import cards
-from rules.by_gods_and_kings.abilities import hand_abilities
+from rules.by_gods_and_kings.abilities import field_abilities
 from rules.by_gods_and_kings.content import RestStep
 from rules.by_gods_and_kings.enemy import fighter_abilities
 from rules.by_gods_and_kings.reactions import reaction_refs
@@ -68,6 +69,12 @@ def _pick(s: BgkState, seat: str, legal: list[Action]) -> str | None:
 # --- cards --------------------------------------------------------------------------------------
 def _potential(field: list[str]) -> int:
     """How close a Field is to a hand: pairs of cards that could belong to one."""
+    return _potential_of(tuple(field))
+
+
+@cache
+def _potential_of(field: tuple[str, ...]) -> int:
+    """`_potential`, worked out once per Field (a few cards out of one deck of codes)."""
     score = 0
     for i, a in enumerate(field):
         for b in field[i + 1:]:
@@ -82,8 +89,7 @@ def _potential(field: list[str]) -> int:
 
 
 def _field_score(s: BgkState, hero: Hero, field: list[str], card: str) -> float:
-    trial = hero.model_copy(update={"field": field})
-    fired = len(hand_abilities(s, trial))
+    fired = len(field_abilities(s, hero, field))
     return fired * 100 + _potential(field) * 5 + cards.value(card)
 
 

@@ -141,3 +141,37 @@ def cards_of(version: str) -> dict[str, CardDef]:
     if found is None:
         found = _by_id[version] = {c.id: c for c in DECKS.get(version).cards}
     return found
+
+
+_short_by_id: dict[str, dict[str, str]] = {}
+
+
+def short_names(version: str) -> dict[str, str]:
+    """Every card's `short` name of a deck version, by id: written once per version, since a
+    deck version never changes."""
+    found = _short_by_id.get(version)
+    if found is None:
+        found = _short_by_id[version] = {cid: c.short for cid, c in cards_of(version).items()}
+    return found
+
+
+_suit_by_id: dict[str, dict[str, Suit]] = {}
+
+
+def suits_of(version: str) -> dict[str, Suit]:
+    """Every card's suit of a deck version, by id (written once per version, like `short_names`)."""
+    found = _suit_by_id.get(version)
+    if found is None:
+        found = _suit_by_id[version] = {cid: c.suit for cid, c in cards_of(version).items()}
+    return found
+
+
+_points_by_id: dict[str, dict[str, tuple[int, Suit]]] = {}
+
+
+def points_and_suits(version: str) -> dict[str, tuple[int, Suit]]:
+    """Every card's (Victory Points, suit) of a deck version, by id (written once per version)."""
+    found = _points_by_id.get(version)
+    if found is None:
+        found = _points_by_id[version] = {cid: (c.vp, c.suit) for cid, c in cards_of(version).items()}
+    return found

@@ -7,14 +7,17 @@ exactly like `independent_copy`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from rules.core import Rng
 from rules.core.state import independent_copy
 from rules.gods_of_magic.state import GomState, Placed, Realm
 
 _set = object.__setattr__
+_new = object.__new__
 
 
 M = TypeVar("M", bound=BaseModel)
@@ -32,8 +35,14 @@ def _model(cls: type[M], fields: dict[str, Any], fields_set: set[str]) -> M:
 
 
 def _realm(realm: Realm) -> Realm:
-    cards = [_model(Placed, {"card": p.card, "descriptors": list(p.descriptors)}, p.__pydantic_fields_set__)
-             for p in realm.cards]
+    cards = []
+    for p in realm.cards:
+        placed = _new(Placed)
+        _set(placed, "__dict__", {"card": p.card, "descriptors": p.descriptors[:]})
+        _set(placed, "__pydantic_fields_set__", set(p.__pydantic_fields_set__))
+        _set(placed, "__pydantic_extra__", None)
+        _set(placed, "__pydantic_private__", None)
+        cards.append(placed)
     return _model(Realm, {"cards": cards}, realm.__pydantic_fields_set__)
 
 
@@ -49,9 +58,40 @@ def _value(v: Any) -> Any:
     return v  # str, int, bool, None: shared
 
 
+def _domains(v: dict[str, list[Realm]]) -> dict[str, list[Realm]]:
+    return {o: [_realm(r) for r in realms] for o, realms in v.items()}
+
+
+def _hands(v: dict[str, list[str]]) -> dict[str, list[str]]:
+    return {o: cards[:] for o, cards in v.items()}
+
+
+def _rng(v: Rng) -> Rng:
+    """Chance: atoms but for the scripted draws of a test."""
+    fields = dict(v.__dict__)
+    fields["scripted"] = fields["scripted"][:]
+    return _model(Rng, fields, v.__pydantic_fields_set__)
+
+
+_BY_FIELD: dict[str, Callable[[Any], Any]] = {
+    "domains": _domains, "hands": _hands, "rng": _rng,
+    **{k: list.copy for k in ("players", "deck", "discard", "setup_done", "forbidden")},
+    **{k: dict.copy for k in ("options", "scores", "setup_played")},
+}
+"""How the fields whose type is known are copied: lists of card ids or names and dicts of
+atoms copied flat (no look at each item), the domains, hands and chance by hand. Any other
+field goes through `_value`."""
+
+_ATOMS = (str, int, bool, type(None))
+
+
 def copy_state(s: GomState) -> GomState:
-    """A copy of `s` sharing nothing mutable with it: the domains copied by hand, the other
-    fields as `independent_copy` would."""
-    fields = {k: {o: [_realm(r) for r in realms] for o, realms in v.items()} if k == "domains" else _value(v)
-              for k, v in s.__dict__.items()}
+    """A copy of `s` sharing nothing mutable with it: the fields of `_BY_FIELD` copied knowing
+    their shape, the others as `independent_copy` would."""
+    fields = {}
+    for k, v in s.__dict__.items():
+        if type(v) in _ATOMS:
+            fields[k] = v
+        else:
+            fields[k] = _BY_FIELD.get(k, _value)(v)
     return _model(GomState, fields, s.__pydantic_fields_set__)

@@ -21,7 +21,7 @@ from rules.core import Rng
 from rules.core.steps import Building
 from rules.gods_of_magic.content import Suit
 from rules.gods_of_magic.magic import rc_spots
-from rules.gods_of_magic.moves import placement_targets
+from rules.gods_of_magic.moves import can_place
 from rules.gods_of_magic.state import GomState
 from rules.gods_of_magic.undo import (
     before_objection,
@@ -45,8 +45,8 @@ def _constraints(s: GomState, hidden: list[str]) -> list[tuple[str, Callable[[st
         if s.step == "recombine":
             return [(cid, lambda c: bool(rc_spots(s, mover, c)))]
         if s.step == "alter":
-            return [(cid, lambda c: s.suit(c) == Suit.DESCRIPTOR and bool(placement_targets(s, mover, c)))]
-        return [(cid, lambda c: bool(placement_targets(s, mover, c)))]
+            return [(cid, lambda c: s.suit(c) == Suit.DESCRIPTOR and can_place(s, mover, c))]
+        return [(cid, lambda c: can_place(s, mover, c))]
     if s.step == "transform":
         suit = s.suit(cid)
         same = [c for c in hand if s.suit(c) == suit]

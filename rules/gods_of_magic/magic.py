@@ -12,10 +12,13 @@ move under way is `state.building`.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from rules.core import Action, Event, IllegalAction, who
 from rules.core.steps import Building
 from rules.gods_of_magic.content import Suit
 from rules.gods_of_magic.moves import (
+    can_place,
     draw,
     in_play_label,
     label,
@@ -50,7 +53,7 @@ def hand_options(s: GomState, player: str, group: str, only: Suit | None = None)
     for cid in s.hands[player]:
         if only is not None and s.suit(cid) != only:
             continue
-        if placement_targets(s, player, cid):
+        if can_place(s, player, cid):
             out.append(choice(cid, f"Play {label(s, cid)}", group, private=True))
     return out
 
@@ -123,7 +126,7 @@ def begin(s: GomState, result: int, events: list[Event]) -> str | None:
         got = draw(s, p, 1, events, "Evocation")
         if not got:
             return "end"
-        if not placement_targets(s, p, got[0]):
+        if not can_place(s, p, got[0]):
             # the card is still in the hand: only its owner is told which one it is
             events.append(Event(kind="evocation_kept", text=(
                 f"{who(p)} cannot play the card they drew anywhere and keeps it in hand."),
@@ -222,27 +225,50 @@ def move_actions(s: GomState) -> list[Action]:
     def choices(arg: str, chosen: dict[str, str]) -> list[Choice]:
         if arg == "card":
             return [choice(cid, in_play_label(s, owner, r, cid), "Card to move")
-                    for owner, r, cid in s.in_play() if move_destinations(s, cid)]
+                    for owner, r, cid in s.in_play() if can_move(s, owner, r, cid)]
         return [choice(w, lab, "Move it to") for w, lab in move_destinations(s, chosen["card"])]
 
     return offer(MOVE, s.building, choices)
 
 
-def move_destinations(s: GomState, cid: str) -> list[tuple[str, str]]:
-    """Where a Transmigration may take a card in play: (place, label) pairs, the place being
-    `<seat>.<realm>` or, for a Descriptor, `on.<host>`."""
-    owner, r, _i, d = s.where(cid)
-    name = label(s, cid)
-    out = []
+def _destinations(s: GomState, owner: str, r: int, cid: str) -> Iterator[tuple[str, str, int, str | None]]:
+    """Where a Transmigration may take the card `cid` of `owner`'s realm `r`, one at a time
+    and in the order of the menu: (place, owner there, realm there, host or None). The place
+    is `<seat>.<realm>` or, for a Descriptor, `on.<host>`."""
     if s.suit(cid) == Suit.DESCRIPTOR:
-        for o2, r2, host in s.in_play():
-            if (o2, r2) != (owner, r) and s.suit(host) != Suit.DESCRIPTOR:
-                out.append((f"on.{host}", f"Move {name} under {label(s, host)} · {who(o2)} realm {r2 + 1}"))
-        return out
+        cards = s.cards
+        for o2 in s.players:
+            for r2, realm in enumerate(s.domains[o2]):
+                if (o2, r2) == (owner, r):
+                    continue
+                for placed in realm.cards:
+                    for host in (placed.card, *placed.descriptors):
+                        if cards[host].suit != Suit.DESCRIPTOR:
+                            yield f"on.{host}", o2, r2, host
+        return
     for seat, o2 in enumerate(s.players):
         for r2 in range(len(s.domains[o2])):
             if (o2, r2) != (owner, r):
-                out.append((f"{seat}.{r2}", f"Move {name} to {who(o2)} realm {r2 + 1}"))
+                yield f"{seat}.{r2}", o2, r2, None
+
+
+def can_move(s: GomState, owner: str, r: int, cid: str) -> bool:
+    """Whether a Transmigration can take this card anywhere: the first destination is enough,
+    no label is written."""
+    return next(_destinations(s, owner, r, cid), None) is not None
+
+
+def move_destinations(s: GomState, cid: str) -> list[tuple[str, str]]:
+    """Where a Transmigration may take a card in play: (place, label) pairs, the place being
+    `<seat>.<realm>` or, for a Descriptor, `on.<host>`."""
+    owner, r, _i, _d = s.where(cid)
+    name = label(s, cid)
+    out = []
+    for where, o2, r2, host in _destinations(s, owner, r, cid):
+        if host is not None:
+            out.append((where, f"Move {name} under {label(s, host)} · {who(o2)} realm {r2 + 1}"))
+        else:
+            out.append((where, f"Move {name} to {who(o2)} realm {r2 + 1}"))
     return out
 
 

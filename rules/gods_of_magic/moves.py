@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from rules.core import Action, Event, who
 from rules.core.text import count
-from rules.gods_of_magic.content import Suit
+from rules.gods_of_magic.content import Suit, short_names
 from rules.gods_of_magic.state import GomState, Placed, Realm
 
 
 def label(s: GomState, cid: str) -> str:
-    return s.cards[cid].short
+    """A card's short name ('Rainbow (L4)'), from the table of its deck version."""
+    return short_names(s.content)[cid]
 
 
 def draw(s: GomState, player: str, n: int, events: list[Event], why: str) -> list[str]:
@@ -54,19 +57,38 @@ def placement_targets(s: GomState, player: str, cid: str, new_realm: bool = True
     A Location may start a new realm (when `new_realm`) or join a realm; a Descriptor attaches
     to a card (not a Descriptor); any other card joins a realm."""
     name = label(s, cid)
-    suit = s.suit(cid)
     out: list[tuple[str, str]] = []
-    if suit == Suit.DESCRIPTOR:
-        for r, host in s.hosts(player):
-            if host != skip_host:
-                out.append((f"on.{host}", f"Attach {name} to {label(s, host)}, realm {r + 1}"))
-        return out
-    if suit == Suit.LOCATION and new_realm:
-        out.append(("new", f"Start a new realm with {name}"))
-    for r, _realm in enumerate(s.domains[player]):
-        if r != skip_realm:
-            out.append((f"r{r}", f"Add {name} to realm {r + 1}"))
+    for where, r, host in places(s, player, cid, new_realm, skip_realm, skip_host):
+        if host is not None:
+            out.append((where, f"Attach {name} to {label(s, host)}, realm {r + 1}"))
+        elif where == "new":
+            out.append((where, f"Start a new realm with {name}"))
+        else:
+            out.append((where, f"Add {name} to realm {r + 1}"))
     return out
+
+
+def places(s: GomState, player: str, cid: str, new_realm: bool = True, skip_realm: int | None = None,
+           skip_host: str | None = None) -> Iterator[tuple[str, int, str | None]]:
+    """The places of `placement_targets`, in the same order and without their labels, one at a
+    time: (place, realm index, host or None). A new realm has the index -1."""
+    suit = s.suit(cid)
+    if suit == Suit.DESCRIPTOR:
+        for r, realm in enumerate(s.domains[player]):
+            for p in realm.cards:
+                if p.card != skip_host:
+                    yield f"on.{p.card}", r, p.card
+        return
+    if suit == Suit.LOCATION and new_realm:
+        yield "new", -1, None
+    for r in range(len(s.domains[player])):
+        if r != skip_realm:
+            yield f"r{r}", r, None
+
+
+def can_place(s: GomState, player: str, cid: str) -> bool:
+    """Whether a hand card has any place in `player`'s domain (no label is written)."""
+    return next(places(s, player, cid), None) is not None
 
 
 def place(s: GomState, player: str, cid: str, where: str) -> int:

@@ -10,10 +10,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rules.core import Action, Rng
-from rules.gods_of_magic.content import Suit
+from rules.gods_of_magic.content import Suit, points_and_suits
 from rules.gods_of_magic.plans import HAND, MOVE, PLAY, RECOMBINE, TRANSFORM, move_value, step_value
 from rules.gods_of_magic.scoring import COMPLETE_BONUS, alteration_gain, domain_value, target
-from rules.gods_of_magic.state import GomState
+from rules.gods_of_magic.state import GomState, Realm
 
 if TYPE_CHECKING:
     from rules.gods_of_magic.game import GodsOfMagic
@@ -26,20 +26,43 @@ def _light(s: GomState, owner: str) -> list[Light]:
     return [[(p.card, tuple(p.descriptors)) for p in r.cards] for r in s.domains[owner]]
 
 
+def _light_realm(realm: Realm) -> Light:
+    return [(p.card, tuple(p.descriptors)) for p in realm.cards]
+
+
+_values: dict[tuple[str, tuple[tuple[str, tuple[str, ...]], ...], bool], float] = {}
+"""`_value` by (deck version, realm, progress): all it depends on, since a deck version never
+changes. Emptied when it grows past `_VALUES_MAX` entries."""
+_VALUES_MAX = 50_000
+
+
 def _value(s: GomState, realm: Light, progress: bool = False) -> float:
     """A realm's Visitation value; with `progress`, a little extra per suit towards completion."""
-    cards = s.cards
-    if not any(cards[c].suit == Suit.LOCATION for c, _ in realm):
-        return 0
+    key = (s.content, tuple(realm), progress)
+    found = _values.get(key)
+    if found is None:
+        if len(_values) >= _VALUES_MAX:
+            _values.clear()
+        found = _values[key] = _realm_value(s, realm, progress)
+    return found
+
+
+def _realm_value(s: GomState, realm: Light, progress: bool) -> float:
+    """`_value` worked out."""
+    table = points_and_suits(s.content)
     total: float = 0
     suits: set[Suit] = set()
+    located = False
     for c, ds in realm:
-        card = cards[c]
-        total += card.vp
-        suits.add(card.suit)
+        vp, suit = table[c]
+        total += vp
+        suits.add(suit)
+        located = located or suit == Suit.LOCATION
         for d in ds:
-            total += cards[d].vp
+            total += table[d][0]
             suits.add(Suit.DESCRIPTOR)
+    if not located:
+        return 0
     if len(suits) == len(Suit):
         total += COMPLETE_BONUS
     if progress:
@@ -48,14 +71,26 @@ def _value(s: GomState, realm: Light, progress: bool = False) -> float:
 
 
 def _gain_place(s: GomState, player: str, cid: str, where: str) -> float:
-    """How much `player`'s domain gains (with progress) when `cid` goes to `where`."""
-    realms = _light(s, player)
+    """How much `player`'s domain gains (with progress) when `cid` goes to `where`. Only the
+    realm concerned is read."""
+    if where == "new" or where.startswith("r"):
+        realm = [] if where == "new" else _light_realm(s.domains[player][int(where[1:])])
+        return _gain_in(s, [realm], cid, "new" if where == "new" else "r0")
+    host = where[3:]
+    for placed_realm in s.domains[player]:
+        if any(p.card == host for p in placed_realm.cards):
+            return _gain_in(s, [_light_realm(placed_realm)], cid, where)
+    return 0
+
+
+def _gain_in(s: GomState, realms: list[Light], cid: str, where: str) -> float:
+    """`_gain_place` over realms already made light (all those of the domain, or the one concerned)."""
     if where == "new":
         return _value(s, [(cid, ())], True) - 1  # a new realm is worth a little less than filling one
     if where.startswith("r"):
-        r = int(where[1:])
-        before = _value(s, realms[r], True)
-        return _value(s, [*realms[r], (cid, ())], True) - before
+        realm = realms[int(where[1:])]
+        before = _value(s, realm, True)
+        return _value(s, [*realm, (cid, ())], True) - before
     host = where[3:]
     for realm in realms:
         for i, (c, ds) in enumerate(realm):
@@ -67,18 +102,35 @@ def _gain_place(s: GomState, player: str, cid: str, where: str) -> float:
 
 
 def _gain_remove(s: GomState, owner: str, cid: str) -> float:
-    """How much `owner`'s domain loses when `cid` (and its Descriptors) leaves play."""
-    for realm in _light(s, owner):
-        for i, (c, ds) in enumerate(realm):
-            if c == cid:
-                after = realm[:i] + realm[i + 1:]
-            elif cid in ds:
-                after = list(realm)
-                after[i] = (c, tuple(d for d in ds if d != cid))
-            else:
-                continue
-            return _value(s, realm) - _value(s, after)
+    """How much `owner`'s domain loses when `cid` (and its Descriptors) leaves play. Only the
+    realm holding it is read."""
+    for placed_realm in s.domains[owner]:
+        for i, p in enumerate(placed_realm.cards):
+            if p.card == cid or cid in p.descriptors:
+                return _loss(s, placed_realm, i, cid)
     return 0
+
+
+def _owner_loss(s: GomState, cid: str) -> tuple[str, float]:
+    """The owner of a card in play and `_gain_remove` for it, in one look through the domains."""
+    for owner, realms in s.domains.items():
+        for placed_realm in realms:
+            for i, p in enumerate(placed_realm.cards):
+                if p.card == cid or cid in p.descriptors:
+                    return owner, _loss(s, placed_realm, i, cid)
+    raise AssertionError(f"{cid} is not in play")
+
+
+def _loss(s: GomState, placed_realm: Realm, i: int, cid: str) -> float:
+    """What a realm loses when `cid`, its `i`th card or one of that card's Descriptors, leaves it."""
+    realm = _light_realm(placed_realm)
+    c, ds = realm[i]
+    if c == cid:
+        after = realm[:i] + realm[i + 1:]
+    else:
+        after = list(realm)
+        after[i] = (c, tuple(d for d in ds if d != cid))
+    return _value(s, realm) - _value(s, after)
 
 
 def _weight(s: GomState, owner: str, player: str) -> float:
@@ -106,12 +158,13 @@ def _place_score(s: GomState, player: str, a: Action, cid: str) -> float | None:
 
 def _best_play(s: GomState, player: str, cards: list[str]) -> tuple[str | None, float]:
     """The hand card whose best placement gains most."""
-    from rules.gods_of_magic.moves import placement_targets
+    from rules.gods_of_magic.moves import places
 
     best, best_v = None, -1e9
+    realms = _light(s, player)
     for cid in cards:
-        for where, _ in placement_targets(s, player, cid):
-            v = _gain_place(s, player, cid, where)
+        for where, _r, _host in places(s, player, cid):
+            v = _gain_in(s, realms, cid, where)
             if v > best_v:
                 best, best_v = cid, v
     return best, best_v
@@ -206,8 +259,8 @@ def _setup(s: GomState, player: str, legal: list[Action], by_key: dict[str, Acti
 
 
 def _hurt(s: GomState, player: str, cid: str) -> float:
-    owner = s.where(cid)[0]
-    return _gain_remove(s, owner, cid) * _weight(s, owner, player)
+    owner, loss = _owner_loss(s, cid)
+    return loss * _weight(s, owner, player)
 
 
 def _imagine(s: GomState, player: str) -> int:
@@ -271,10 +324,10 @@ def _move(s: GomState, player: str, legal: list[Action]) -> Action | None:
         cid = step_value(MOVE, "card", a.key)
         if cid is None:
             return None
-        owner = s.where(cid)[0]
+        owner, loss = _owner_loss(s, cid)
         if owner == player:
-            return -_gain_remove(s, owner, cid)
-        return _gain_remove(s, owner, cid) * _weight(s, owner, player) + s.cards[cid].vp
+            return -loss
+        return loss * _weight(s, owner, player) + s.cards[cid].vp
 
     return _best(legal, pick)
 

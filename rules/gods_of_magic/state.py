@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field, model_serializer, model_validator
 
 from rules.core import EventData, Rng
 from rules.core.steps import Building
-from rules.gods_of_magic.content import DECKS, CardDef, Deck, Suit, cards_of
+from rules.gods_of_magic.content import DECKS, CardDef, Deck, Suit, cards_of, suits_of
 
 HAND_LIMIT = 10
 DEAL = 10
@@ -230,7 +230,7 @@ class GomState(BaseModel):
         return self.cards[cid]
 
     def suit(self, cid: str) -> Suit:
-        return self.cards[cid].suit
+        return suits_of(self.content)[cid]
 
     @property
     def player(self) -> str:

@@ -5,18 +5,17 @@ from __future__ import annotations
 from rules.core import Action, Event, Game, IllegalAction, Outcome, Result, Rng, who
 from rules.core.content import Pinned
 from rules.core.game import OptionChoice, OptionSpec
-from rules.core.state import independent_copy
-from rules.core.steps import Option
 from rules.terra_sancta import factions as ab
 from rules.terra_sancta.board import (
+    PLAYABLE,
     SIDE_NAMES,
-    SquareError,
     parse_square,
     square_name,
     start_layout,
 )
 from rules.terra_sancta.combat import describe, hurt, roll
 from rules.terra_sancta.content import FACTIONS, Factions, FactionSheet, factions_of, load_factions
+from rules.terra_sancta.copying import copy_state
 from rules.terra_sancta.movegen import Move, can_act, landing_squares, piece_moves
 from rules.terra_sancta.pieces import KIND_NAMES, Piece, attack_die, max_health
 from rules.terra_sancta.plans import (
@@ -26,8 +25,7 @@ from rules.terra_sancta.plans import (
     PASS,
     SKIP,
     act_key,
-    act_value,
-    offer,
+    find_move,
     piece_key,
 )
 from rules.terra_sancta.state import Mark, PieceView, TSState, TSView
@@ -55,6 +53,18 @@ _PIECE_PREFIX = f"{MOVE.verb}.piece:"
 _ACT_PREFIX = f"{MOVE.verb}.act:"
 _PASS_ACTION = Action(key=PASS, label="Pass (no piece can act)")
 _BACK_ACTION = Action(key=MOVE.back_key, label=MOVE.back_label, private=MOVE.private_back)
+_SKIP_ACTION = Action(key=SKIP, label="Skip")
+_LAND_MENU = LAND.prompts["square"]
+_LAND_PREFIX = f"{LAND.verb}.square:"
+
+
+_PLAYABLE_BY_NAME = {square_name(q): q for q in sorted(PLAYABLE)}
+
+
+def _square_or_none(name: str) -> int | None:
+    """The square named in a key exactly as keys write it (`e5`, never `E5`), or None when it
+    is not a square of the board: a key found so is one `legal_actions` offers."""
+    return _PLAYABLE_BY_NAME.get(name)
 
 
 class TerraSancta(Game):
@@ -250,17 +260,27 @@ class TerraSancta(Game):
             return self._move_actions(s, player, sheet)
         if s.stage == "land":
             # only a path with two or more free squares asks (see movegen.landing_squares)
-            return offer(LAND, None, lambda arg, chosen: [
-                Option(value=square_name(q), label=f"Land on {square_name(q)}") for q in s.landing])
+            return [self.land_action(q) for q in s.landing]
         if s.stage == "ability":
-            plan = ABILITY_PLANS[sheet.ability.kind]
-            verb = "Lightning at" if sheet.ability.kind == "lightning" else "Regrow"
-            acts = offer(plan, None, lambda arg, chosen: [
-                Option(value=square_name(q), label=f"{verb} {KIND_NAMES[s.board[q].kind]} {square_name(q)} "
-                                                   f"({s.board[q].hp}/{s.board[q].max_hp})", style="primary")
-                for q in ab.ability_targets(s, player, sheet)], group=sheet.ability.name)
-            return [*acts, Action(key=SKIP, label="Skip")]
+            return [*(self.ability_action(s, q, sheet) for q in ab.ability_targets(s, player, sheet)), _SKIP_ACTION]
         return []
+
+    def land_action(self, q: int) -> Action:
+        """Landing on `q` after a wounding attack (the `land` stage), always in the Landing menu:
+        the action `offer(LAND, ...)` makes for that square (a test compares them)."""
+        name = square_name(q)
+        return Action(key=_LAND_PREFIX + name, label=f"Land on {name}", group=_LAND_MENU)
+
+    def ability_action(self, s: TSState, q: int, sheet: FactionSheet) -> Action:
+        """The faction's extra action aimed at `q` (the `ability` stage), in the ability's menu:
+        the action `offer(plan, ...)` makes for that target (a test compares them)."""
+        plan = ABILITY_PLANS[sheet.ability.kind]
+        verb = "Lightning at" if sheet.ability.kind == "lightning" else "Regrow"
+        p = s.board[q]
+        name = square_name(q)
+        return Action(key=plan.step_key("target", name), label=f"{verb} {KIND_NAMES[p.kind]} {name} "
+                                                                f"({p.hp}/{p.max_hp})",
+                      group=sheet.ability.name, style="primary")
 
     def _move_actions(self, s: TSState, player: str, sheet: FactionSheet) -> list[Action]:
         """The move being built (plans.MOVE): a piece that can act (or Pass when none can), then
@@ -291,13 +311,10 @@ class TerraSancta(Game):
         s: TSState = state
         if s.stage == "select" and player == s.turn_player:
             if s.building is None and key.startswith(_PIECE_PREFIX):
-                try:
-                    q = parse_square(key[len(_PIECE_PREFIX):])
-                except SquareError:
-                    q = -1
-                piece = s.board.get(q)
+                q = _square_or_none(key[len(_PIECE_PREFIX):])
+                piece = s.board.get(q) if q is not None else None
                 sheet = self.sheet(s, player)
-                if piece is not None and piece.owner == player and can_act(s.board, q, sheet):
+                if q is not None and piece is not None and piece.owner == player and can_act(s.board, q, sheet):
                     return self._piece_action(s, q, sheet)
             elif s.building is not None and s.building.verb == MOVE.verb:
                 if key == _BACK_ACTION.key:
@@ -305,9 +322,23 @@ class TerraSancta(Game):
                 if key.startswith(_ACT_PREFIX):
                     sheet = self.sheet(s, player)
                     frm = parse_square(s.building.args["piece"])
-                    for m in piece_moves(s.board, frm, sheet):
-                        if act_key(m) == key:
-                            return self._act_action(s, m, sheet)
+                    found = find_move(piece_moves(s.board, frm, sheet), key[len(_ACT_PREFIX):])
+                    if found is not None:
+                        return self._act_action(s, found, sheet)
+        elif s.stage == "land" and player == s.turn_player and key.startswith(_LAND_PREFIX):
+            q = _square_or_none(key[len(_LAND_PREFIX):])
+            if q is not None and q in s.landing:
+                return self.land_action(q)
+        elif s.stage == "ability" and player == s.turn_player:
+            if key == SKIP:
+                return _SKIP_ACTION
+            sheet = self.sheet(s, player)
+            plan = ABILITY_PLANS.get(sheet.ability.kind)
+            prefix = f"{plan.verb}.target:" if plan is not None else None
+            if prefix is not None and key.startswith(prefix):
+                q = _square_or_none(key[len(prefix):])
+                if q is not None and q in ab.ability_targets(s, player, sheet):
+                    return self.ability_action(s, q, sheet)
         return super().find_action(state, player, action)
 
     def _piece_text(self, s: TSState, sq: int, sheet: FactionSheet) -> str:
@@ -323,7 +354,7 @@ class TerraSancta(Game):
 
     def apply(self, state, player, action, text=None):
         act = self.find_action(state, player, action)
-        s: TSState = independent_copy(state)
+        s: TSState = copy_state(state)
         events: list[Event] = []
         key = act.key
         tag, _, rest = key.partition(":")
@@ -361,8 +392,8 @@ class TerraSancta(Game):
     def _do_move(self, s: TSState, player: str, chosen: dict[str, str], events: list[Event]) -> None:
         """Apply the move built (`chosen`: the arguments of plans.MOVE)."""
         sheet = self.sheet(s, player)
-        move = next(m for m in piece_moves(s.board, parse_square(chosen["piece"]), sheet)
-                    if act_value(m) == chosen["act"])
+        move = find_move(piece_moves(s.board, parse_square(chosen["piece"]), sheet), chosen["act"])
+        assert move is not None  # find_action checked the key
         frm, to = move.frm, move.to
         piece = s.board[frm]
         if move.kind == "move":

@@ -98,15 +98,16 @@ class _Hooks(NamedTuple):
 _HOOKS: dict[int, tuple[FactionSheet, _Hooks]] = {}
 
 
-def _hooks(sheet: FactionSheet) -> _Hooks:
+def hooks(sheet: FactionSheet) -> _Hooks:
+    """What `sheet` changes in the move generator (read once per sheet and kept)."""
     found = _HOOKS.get(id(sheet))
     if found is not None and found[0] is sheet:
         return found[1]
-    hooks = _Hooks(STEPS_ALL if sheet.piece("P").diagonal_step else STEPS_ORTHOGONAL,
+    made = _Hooks(STEPS_ALL if sheet.piece("P").diagonal_step else STEPS_ORTHOGONAL,
                    {k: sheet.piece(k).range or 11 for k in _SLIDES},
                    sheet.ability.kind == "ranged")
-    _HOOKS[id(sheet)] = (sheet, hooks)  # the sheet is kept alive with it, so its id stays its own
-    return hooks
+    _HOOKS[id(sheet)] = (sheet, made)  # the sheet is kept alive with it, so its id stays its own
+    return made
 
 
 def piece_moves(board: dict[int, Piece], sq: int, sheet: FactionSheet) -> list[Move]:
@@ -114,10 +115,10 @@ def piece_moves(board: dict[int, Piece], sq: int, sheet: FactionSheet) -> list[M
     piece = board[sq]
     kind = piece.kind
     owner = piece.owner
-    hooks = _hooks(sheet)
+    found = hooks(sheet)
     out: list[Move] = []
     if kind == "P":
-        for to in hooks.pawn_steps[sq]:
+        for to in found.pawn_steps[sq]:
             if to not in board:
                 out.append(Move("move", sq, to))
         for to in STEPS_DIAGONAL[sq]:
@@ -140,7 +141,7 @@ def piece_moves(board: dict[int, Piece], sq: int, sheet: FactionSheet) -> list[M
                 for turn, squares in paths:
                     out.append(Move("attack", sq, target, squares, turn))
     else:
-        reach = hooks.reach[kind]
+        reach = found.reach[kind]
         rays = RAYS[sq]
         for d in _SLIDES[kind]:
             crossed: list[int] = []
@@ -153,7 +154,7 @@ def piece_moves(board: dict[int, Piece], sq: int, sheet: FactionSheet) -> list[M
                 if other.owner != owner:
                     out.append(Move("attack", sq, to, tuple(crossed)))
                 break
-    if hooks.ranged:
+    if found.ranged:
         out.extend(shots(board, sq, sheet))
     return out
 
@@ -163,9 +164,9 @@ def can_act(board: dict[int, Piece], sq: int, sheet: FactionSheet) -> bool:
     piece = board[sq]
     kind = piece.kind
     owner = piece.owner
-    hooks = _hooks(sheet)
+    found = hooks(sheet)
     if kind == "P":
-        for to in hooks.pawn_steps[sq]:
+        for to in found.pawn_steps[sq]:
             if to not in board:
                 return True
         for to in STEPS_DIAGONAL[sq]:
@@ -190,7 +191,7 @@ def can_act(board: dict[int, Piece], sq: int, sheet: FactionSheet) -> bool:
                 other = board.get(ray[0])
                 if other is None or other.owner != owner:
                     return True
-    return hooks.ranged and bool(shots(board, sq, sheet))
+    return found.ranged and bool(shots(board, sq, sheet))
 
 
 def move_targets(board: dict[int, Piece], sq: int, sheet: FactionSheet) -> set[int]:
@@ -198,10 +199,10 @@ def move_targets(board: dict[int, Piece], sq: int, sheet: FactionSheet) -> set[i
     piece = board[sq]
     kind = piece.kind
     owner = piece.owner
-    hooks = _hooks(sheet)
+    found = hooks(sheet)
     out: set[int] = set()
     if kind == "P":
-        for to in hooks.pawn_steps[sq]:
+        for to in found.pawn_steps[sq]:
             if to not in board:
                 out.add(to)
         for to in STEPS_DIAGONAL[sq]:
@@ -219,7 +220,7 @@ def move_targets(board: dict[int, Piece], sq: int, sheet: FactionSheet) -> set[i
             if other is None or other.owner != owner:
                 out.add(target)
     else:
-        reach = hooks.reach[kind]
+        reach = found.reach[kind]
         rays = RAYS[sq]
         for d in _SLIDES[kind]:
             for to in rays[d][:reach]:
@@ -230,7 +231,7 @@ def move_targets(board: dict[int, Piece], sq: int, sheet: FactionSheet) -> set[i
                 if other.owner != owner:
                     out.add(to)
                 break
-    if hooks.ranged:
+    if found.ranged:
         out.update(m.to for m in shots(board, sq, sheet))
     return out
 

@@ -25,7 +25,7 @@ from dataclasses import replace
 
 from rules.core import Action
 from rules.core.steps import Building, OptionSource, StepPlan
-from rules.terra_sancta.board import square_name
+from rules.terra_sancta.board import SQUARE_NAMES, square_name
 from rules.terra_sancta.movegen import Move
 
 MOVE = StepPlan("move", ["piece", "act"], prompts={"piece": "Choose a piece", "act": "Moves"})
@@ -39,12 +39,34 @@ PASS = "pass"
 SKIP = "skip"
 
 _TAGS = {"move": "mv", "attack": "at", "shot": "sh"}
+_SQUARES = {name: sq for sq, name in enumerate(SQUARE_NAMES)}
+"""square name -> square, exactly as `square_name` writes them."""
 
 
 def act_value(m: Move) -> str:
     """The value of the `act` argument naming this move of its piece."""
     value = f"{_TAGS[m.kind]}.{square_name(m.to)}"
     return value + (f".{square_name(m.via)}" if m.via is not None else "")
+
+
+_KINDS = {tag: kind for kind, tag in _TAGS.items()}
+
+
+def find_move(moves: list[Move], value: str) -> Move | None:
+    """The move among `moves` whose `act_value` is `value` (None: none is). The value is read
+    once (square names exactly as `square_name` writes them), so the moves are compared by their
+    fields instead of each being written out."""
+    tag, _, rest = value.partition(".")
+    kind = _KINDS.get(tag)
+    to_name, _, via_name = rest.partition(".")
+    if kind is None or to_name not in _SQUARES or (via_name and via_name not in _SQUARES):
+        return None
+    to = _SQUARES[to_name]
+    via = _SQUARES[via_name] if via_name else None
+    for m in moves:
+        if m.to == to and m.kind == kind and m.via == via:
+            return m
+    return None
 
 
 def piece_key(sq: int) -> str:

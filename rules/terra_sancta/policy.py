@@ -20,18 +20,16 @@ from functools import cache
 
 from rules.core import Action, Rng
 from rules.terra_sancta.board import (
-    ALL_DIRECTIONS,
     ORTHOGONAL,
     SQUARES,
     chebyshev,
-    offset,
-    square_name,
 )
-from rules.terra_sancta.content import factions_of
+from rules.terra_sancta.content import FactionSheet, factions_of
 from rules.terra_sancta.factions import ability_targets, lightning_damage, shot_die
 from rules.terra_sancta.movegen import (
     KNIGHT_PATHS,
     RAYS,
+    STEPS_ALL,
     STEPS_DIAGONAL,
     Move,
     landing_squares,
@@ -40,8 +38,9 @@ from rules.terra_sancta.movegen import (
     shots,
 )
 from rules.terra_sancta.pieces import KINDS, Piece, attack_die
-from rules.terra_sancta.plans import ABILITY_PLANS, LAND, MOVE, SKIP, act_key, piece_key
+from rules.terra_sancta.plans import ABILITY_PLANS, MOVE, SKIP, act_key, piece_key
 from rules.terra_sancta.state import TSState
+from rules.terra_sancta.threats import king_attackers, threat_levels
 
 VALUE = {"P": 1.0, "N": 3.0, "B": 3.0, "R": 4.0, "Q": 7.0, "K": 60.0}
 RISK_WEIGHT = 0.6
@@ -68,6 +67,11 @@ def leading_enemy(s: TSState, player: str) -> str | None:
     for p in s.board.values():
         if p.owner != player and p.kind != "K":
             strength[p.owner] = strength.get(p.owner, 0.0) + VALUE[p.kind] * p.hp / p.max_hp
+    return strongest(s, player, strength)
+
+
+def strongest(s: TSState, player: str, strength: dict[str, float]) -> str | None:
+    """The leading enemy (`leading_enemy`) given each enemy's strength."""
     enemies = [q for q in s.alive if q != player]
     if len(enemies) < 2:
         return None
@@ -128,6 +132,10 @@ def safest_landing(s: TSState, player: str, piece: Piece, options: list[int], th
                                        min((_DISTANCE[k][q] for k in kings), default=99), q))
 
 
+_KNIGHT_TARGETS = [frozenset(t for t, _ in paths) for paths in KNIGHT_PATHS]
+"""_KNIGHT_TARGETS[square]: the squares a knight reaches from there."""
+
+
 def king_aims(board: dict[int, Piece], king: int) -> dict[str, set[int]]:
     """kind -> the squares from which a piece of that kind could attack the king on `king`."""
     orth: set[int] = set()
@@ -138,78 +146,125 @@ def king_aims(board: dict[int, Piece], king: int) -> dict[str, set[int]]:
             into.add(q)
             if q in board:
                 break
-    ring = {q for q in (offset(king, df, dr) for df, dr in ALL_DIRECTIONS) if q is not None}
-    return {"R": orth, "B": diag, "Q": orth | diag, "N": {t for t, _ in KNIGHT_PATHS[king]},
-            "P": {q for q in diag if chebyshev(q, king) == 1}, "K": ring}
+    return {"R": orth, "B": diag, "Q": orth | diag, "N": set(_KNIGHT_TARGETS[king]),
+            "P": set(STEPS_DIAGONAL[king]), "K": set(STEPS_ALL[king])}
 
 
 def score_moves(s: TSState, player: str, only: int | None = None) -> list[tuple[float, Move]]:
-    """Every move of `player` (or of the piece on `only`) with its score, best first."""
+    """Every move of `player` (or of the piece on `only`) with its score, best first.
+
+    The threat map comes from `threats` (the same numbers as `threat_map`), and every score is
+    computed with the same operations in the same order as the formula always was (written out
+    for speed), so the same moves come out with the very same scores."""
     sheet = factions_of(s.content)[s.factions[player]]
-    threat, reach = threat_map(s, player)
+    threat = threat_levels(s, player)
     board = s.board
-    my_king = next((q for q, p in board.items() if p.owner == player and p.kind == "K"), None)
-    king_attackers = reach.get(my_king, set()) if my_king is not None else set()
-    enemy_kings = [q for q, p in board.items() if p.kind == "K" and p.owner != player]
-    aims = [king_aims(board, k) for k in enemy_kings]
+    my_king = None
+    enemy_kings: list[int] = []
     counts: dict[str, int] = {}
-    for p in board.values():
-        counts[p.owner] = counts.get(p.owner, 0) + 1
+    strength: dict[str, float] = {}  # as leading_enemy sums it, in the same order
+    for q, p in board.items():
+        owner = p.owner
+        counts[owner] = counts.get(owner, 0) + 1
+        if p.kind == "K":
+            if owner == player:
+                if my_king is None:
+                    my_king = q
+            else:
+                enemy_kings.append(q)
+        elif owner != player:
+            strength[owner] = strength.get(owner, 0.0) + VALUE[p.kind] * p.hp / p.max_hp
+    attackers_of_king = king_attackers(s, my_king) if my_king is not None else set()
+    aims = [king_aims(board, k) for k in enemy_kings]
     hunt = 4.0 if any(counts.get(board[k].owner) == 1 for k in enemy_kings) else 1.0
     # the longer nothing happens, the bolder it plays (to break a standoff before the draw)
     boldness = 1.0 + max(s.quiet_turns, 0) / 8
     hunt *= boldness
     if sheet.ability.kind in ("ranged", "lightning") and len(s.alive) > 2:
         hunt *= PRESS
-    leader = leading_enemy(s, player)
+    hunt_pull = hunt * PULL
+    aim_bonus = KING_AIM * hunt
+    leader = strongest(s, player, strength)
     drain = sheet.ability.drain_percent / 100 if sheet.ability.kind == "drain" else 0.0
     scored: list[tuple[float, Move]] = []
     squares = [only] if only is not None else [q for q in sorted(board) if board[q].owner == player]
     reach_limits = {k: sheet.piece(k).range or 11 for k in KINDS}
     tie_base = s.turn * 7 + s.rng.seed
+    threat_at = threat.get
+    aims_of_kind: dict[str, list[tuple[int, set[int]]]] = {}
     for sq in squares:
+        moves = piece_moves(board, sq, sheet)
+        if not moves:
+            continue
         piece = board[sq]
-        here_risk = _risk(piece, threat.get(sq, 0.0))
-        dist_here = min((_DISTANCE[sq][k] for k in enemy_kings), default=0)
-        for m in piece_moves(board, sq, sheet):
-            score = 0.0
+        kind = piece.kind
+        hp = piece.hp
+        worth = VALUE[kind]
+        here_threat = threat_at(sq, 0.0)
+        here_risk = min(1.0, here_threat / hp) * worth * RISK_WEIGHT if here_threat else 0.0
+        dist_here = min(map(_DISTANCE[sq].__getitem__, enemy_kings)) if enemy_kings else 0
+        is_king = kind == "K"
+        hunts = not is_king and bool(enemy_kings)
+        pull_share = 0.5 if kind == "P" else 1.0
+        reach_limit = reach_limits[kind]
+        kind_aims = aims_of_kind.get(kind)
+        if kind_aims is None:
+            kind_aims = aims_of_kind[kind] = [(k, aim[kind]) for k, aim in zip(enemy_kings, aims, strict=True)]
+        tie_here = sq * 131 + tie_base
+        for m in moves:
             end = m.to
-            mover = piece
-            if m.kind != "move":
-                target = board[m.to]
-                die = shot_die(sheet, piece.kind) if m.kind == "shot" else attack_die(piece.kind)
-                value = VALUE[target.kind] + (8.0 if m.to in king_attackers else 0.0)
-                pk = _kill_chance(die, target.hp)
-                dealt = _expected_dealt(die, target.hp)
-                wound = (dealt / target.max_hp) * value * 0.5
-                if m.kind == "attack" and drain and piece.kind != "K":  # it ends healthier, so safer
-                    mover = piece._replace(hp=int(min(piece.max_hp, piece.hp + dealt * drain)))
-                score += (pk * value + (1 - pk) * wound) * (1 + LEADER_BONUS * (target.owner == leader))
-                if m.kind == "shot":
-                    end = sq
-                elif pk < 0.5:  # most likely a wound: it lands on a free square of its path
-                    end = safest_landing(s, player, mover, landing_squares(board, m), threat)
-                if target.kind == "K":
-                    score += 2.0  # pressing a king is always worth it
-            end_threat = threat.get(end, 0.0)
-            if piece.kind == "K":
-                score -= 0.3 if m.kind == "move" and not here_risk else 0.0
-            score += (here_risk - _risk(mover, end_threat)) / boldness
-            if piece.kind != "K" and enemy_kings:
+            plain = m.kind == "move"
+            if plain:
+                score = 0.0
+                if is_king and not here_risk:
+                    score = -0.3
+                end_threat = threat_at(end, 0.0)
+                end_risk = min(1.0, end_threat / hp) * worth * RISK_WEIGHT if end_threat else 0.0
+            else:
+                score, end, mover = _attack_score(s, player, m, piece, sheet, threat, attackers_of_king,
+                                                  leader, drain)
+                end_risk = _risk(mover, threat_at(end, 0.0))
+            score += (here_risk - end_risk) / boldness
+            if hunts:
                 distances = _DISTANCE[end]
-                dist_end = min(distances[k] for k in enemy_kings)
-                score += hunt * PULL * (dist_here - dist_end) * (0.5 if piece.kind == "P" else 1.0)
-                if m.kind == "move":
-                    reach_limit = reach_limits[piece.kind]
-                    for k, aim in zip(enemy_kings, aims, strict=True):
-                        if end in aim[piece.kind] and distances[k] <= reach_limit:
-                            score += KING_AIM * hunt
+                dist_end = min(map(distances.__getitem__, enemy_kings))
+                score += hunt_pull * (dist_here - dist_end) * pull_share
+                if plain:
+                    for k, aim in kind_aims:
+                        if end in aim and distances[k] <= reach_limit:
+                            score += aim_bonus
                             break
             # a deterministic tie-break that still varies between games and turns
-            score += ((m.frm * 131 + m.to * 17 + tie_base) % 97) * 1e-5
+            score += ((tie_here + m.to * 17) % 97) * 1e-5
             scored.append((score, m))
     scored.sort(key=lambda x: -x[0])
     return scored
+
+
+def _attack_score(s: TSState, player: str, m: Move, piece: Piece, sheet: FactionSheet, threat: dict[int, float],
+                  attackers_of_king: set[int], leader: str | None, drain: float) -> tuple[float, int, Piece]:
+    """An attack's or a shot's worth before the risk and the pull (see `score_moves`), the square
+    the attacker ends on and the attacker as it ends (healthier after a drain)."""
+    board = s.board
+    target = board[m.to]
+    die = shot_die(sheet, piece.kind) if m.kind == "shot" else attack_die(piece.kind)
+    value = VALUE[target.kind] + (8.0 if m.to in attackers_of_king else 0.0)
+    pk = _kill_chance(die, target.hp)
+    dealt = _expected_dealt(die, target.hp)
+    wound = (dealt / target.max_hp) * value * 0.5
+    mover = piece
+    if m.kind == "attack" and drain and piece.kind != "K":  # it ends healthier, so safer
+        mover = piece._replace(hp=int(min(piece.max_hp, piece.hp + dealt * drain)))
+    score = 0.0
+    score += (pk * value + (1 - pk) * wound) * (1 + LEADER_BONUS * (target.owner == leader))
+    end = m.to
+    if m.kind == "shot":
+        end = m.frm
+    elif pk < 0.5:  # most likely a wound: it lands on a free square of its path
+        end = safest_landing(s, player, mover, landing_squares(board, m), threat)
+    if target.kind == "K":
+        score += 2.0  # pressing a king is always worth it
+    return score, end, mover
 
 
 def best_move(s: TSState, player: str) -> Move | None:
@@ -233,26 +288,30 @@ def _ability_choice(s: TSState, player: str) -> int | None:
         return max(targets, key=lambda q: (VALUE[s.board[q].kind] * (s.board[q].max_hp - s.board[q].hp), -q))
     # lightning: expected value of the strike on each target
     die = sheet.ability.die
-    threat, reach = threat_map(s, player)
     my_king = next((q for q, p in s.board.items() if p.owner == player and p.kind == "K"), None)
-    attackers = reach.get(my_king, set()) if my_king is not None else set()
+    attackers = king_attackers(s, my_king) if my_king is not None else set()
     leader = leading_enemy(s, player)
 
     damages = [lightning_damage(sheet, v) for v in range(1, die + 1)]
+    totals: dict[tuple[str, int], float] = {}  # (kind, health) -> the value summed over the die's faces
 
     def worth(q: int) -> float:
         p = s.board[q]
-        total = 0.0
-        for dmg in damages:
-            total += VALUE[p.kind] if dmg >= p.hp else dmg / p.max_hp * VALUE[p.kind] * 0.5
+        total = totals.get((p.kind, p.hp))
+        if total is None:
+            total = 0.0
+            for dmg in damages:
+                total += VALUE[p.kind] if dmg >= p.hp else dmg / p.max_hp * VALUE[p.kind] * 0.5
+            totals[p.kind, p.hp] = total
         return total / die * (1 + LEADER_LIGHTNING * (p.owner == leader)) + (3.0 if q in attackers else 0.0)
 
     return max(targets, key=lambda q: (worth(q), -q))
 
 
 def choose(game, state: TSState, player: str, rng: Rng) -> Action:
-    """The automatic player's action for the current step. A move's step is looked up alone
-    (`game.find_action`), not among every legal action."""
+    """The automatic player's action for the current step. Only the chosen action is built
+    (`game.find_action` for a move's step, the game's own makers of a landing or an extra
+    action), not every legal action."""
     s = state
     if s.stage == "select" and s.building is not None:  # the piece is chosen: its act
         move = best_move(s, player)
@@ -265,19 +324,17 @@ def choose(game, state: TSState, player: str, rng: Rng) -> Action:
         if move is None:
             return game.legal_actions(s, player)[0]
         return game.find_action(s, player, piece_key(move.frm))
-    legal = game.legal_actions(s, player)
-    by_key = {a.key: a for a in legal}
-    if s.stage == "faction":
-        return rng.choice(legal)
     if s.stage == "land":
-        threat, _ = threat_map(s, player)
+        threat = threat_levels(s, player)
         assert s.attack_from is not None  # the land stage always follows a wounding attack
-        best = safest_landing(s, player, s.board[s.attack_from], s.landing, threat)
-        return by_key[LAND.step_key("square", square_name(best))]
+        return game.land_action(safest_landing(s, player, s.board[s.attack_from], s.landing, threat))
     if s.stage == "ability":
         target = _ability_choice(s, player)
-        plan = ABILITY_PLANS.get(factions_of(s.content)[s.factions[player]].ability.kind)
-        if target is None or plan is None:
-            return by_key[SKIP]
-        return by_key.get(plan.step_key("target", square_name(target)), by_key[SKIP])
+        sheet = factions_of(s.content)[s.factions[player]]
+        if target is None or ABILITY_PLANS.get(sheet.ability.kind) is None:
+            return game.find_action(s, player, SKIP)
+        return game.ability_action(s, target, sheet)
+    legal = game.legal_actions(s, player)
+    if s.stage == "faction":
+        return rng.choice(legal)
     return legal[0]

@@ -1,0 +1,70 @@
+"""The copy `apply` makes of a Terra Sancta state before changing it (it never changes its input).
+
+`rules.core.state.independent_copy` copies any model by asking each value its type; this one
+knows the state's fields, so each is copied with one call. The result is the same: a copy equal
+to the original that shares nothing mutable with it. Pieces (named tuples), marks, die rolls and
+the move being built are immutable, so they are shared. A test checks that every field of
+`TSState` is listed here, so a field added later cannot be shared by mistake.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel
+
+from rules.core import Rng
+from rules.terra_sancta.state import TSState
+
+_set = object.__setattr__
+
+ATOMS = ("content", "stage", "turn_player", "turn", "quiet_turns", "damaged", "building", "attack_from",
+         "last_move", "last_attack", "winner", "draw", "king_touched_by_ability")
+"""Fields holding immutable values (strings, numbers, frozen models), shared as they are."""
+LISTS = ("players", "order", "alive", "landing", "dice")
+"""Lists of immutable values, copied with `list`."""
+DICTS = ("sides", "factions", "board")
+"""Dicts of immutable values, copied with `dict`."""
+
+
+def _model(model: BaseModel, fields: dict[str, Any]) -> Any:
+    """A model of the same class with these field values, made without validation (they are
+    copies of a valid model's)."""
+    cls = type(model)
+    out = cls.__new__(cls)
+    _set(out, "__dict__", fields)
+    _set(out, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
+    _set(out, "__pydantic_extra__", None)
+    _set(out, "__pydantic_private__", None)
+    return out
+
+
+def copy_rng(rng: Rng) -> Rng:
+    """The generator with its own list of scripted outcomes."""
+    fields = dict(rng.__dict__)
+    fields["scripted"] = list(rng.scripted)
+    copied: Rng = _model(rng, fields)
+    return copied
+
+
+def _start_rolls(rolls: list[list[int]]) -> list[list[int]]:
+    return [list(r) for r in rolls]
+
+
+HOW: dict[str, Callable[[Any], Any] | None] = {
+    **dict.fromkeys(ATOMS), **dict.fromkeys(LISTS, list), **dict.fromkeys(DICTS, dict),
+    "start_rolls": _start_rolls, "rng": copy_rng,
+}
+"""How each field of `TSState` is copied (None: shared)."""
+
+
+def copy_state(s: TSState) -> TSState:
+    """A copy of `s` sharing nothing mutable with it (its fields in the same order)."""
+    how = HOW
+    fields = {}
+    for k, v in s.__dict__.items():
+        copy = how[k]
+        fields[k] = v if copy is None else copy(v)
+    copied: TSState = _model(s, fields)
+    return copied
