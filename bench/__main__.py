@@ -33,6 +33,7 @@ from pathlib import Path
 
 import rules
 from bench import latency as clicks
+from bench.simulation import player_counts, simulation_times
 from bot.app import build_bot
 from bot.config import Settings
 from bot.ui import ids
@@ -70,32 +71,14 @@ def random_playouts(seconds: float) -> dict[str, float]:
     return out
 
 
-def player_counts(game) -> list[int]:
-    out = []
-    for n in range(game.min_players, game.max_players + 1):
-        try:
-            game.check_players(n)
-        except rules.IllegalAction:
-            continue
-        out.append(n)
-    return out
+def in_fresh_process(work, *args):
+    """`work(*args)` in a new Python process: timings not coloured by what this one did before
+    (the Discord sections leave a large heap that slows the garbage collector's passes)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
 
-
-def simulation_times(games: int) -> list[tuple[str, int, float]]:
-    """(game, players, seconds per automatic game) on `games` seeded games (`rules.simulate`)."""
-    from rules.simulate import play_one
-
-    out = []
-    for gid, game in sorted(rules.GAMES.items()):
-        if gid.startswith("test-"):
-            continue
-        for n in player_counts(game):
-            names = [f"seat{i + 1}" for i in range(n)]
-            start = time.perf_counter()
-            for seed in range(games):
-                play_one(game, names, {}, seed)
-            out.append((gid, n, (time.perf_counter() - start) / games))
-    return out
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return pool.submit(work, *args).result()
 
 
 SIZE_CASES: list[tuple[str, dict[str, str]]] = [("gods-of-magic", {"storytelling": "strict"})]
@@ -358,7 +341,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"random playouts, {gid}: {rate:.1f} games/s")
     print(f"simulation (automatic players, {args.sim_games} games timed per row, extrapolated to 10,000 "
           "in one process; budget 5 min):")
-    for gid, n, seconds in simulation_times(args.sim_games):
+    for gid, n, seconds in in_fresh_process(simulation_times, args.sim_games):
         minutes = seconds * 10_000 / 60
         print(f"  {gid:<18} {n} player(s): {seconds * ms:7.1f} ms/game, 10,000 games ~{minutes:5.1f} min "
               f"({minutes / 5:.2f}x the budget)")

@@ -392,6 +392,7 @@ class DiscordHarness:
 
         self._messages: dict[int, FakeMessage] = {}
         self._created: list[FakeMessage] = []  # every message created, in order
+        self._ephemerals: dict[int, list[FakeMessage]] = {}  # user id -> ephemeral answers to them
         self._channels: dict[int, list[FakeMessage]] = {}
         self._guild_channels: dict[int, dict] = {}
         self._dm_channels: dict[int, int] = {}  # user id -> DM channel id
@@ -433,7 +434,7 @@ class DiscordHarness:
         for name in ("guild_id", "channel_ids", "thread_ids", "members", "bot_user_id", "application_id",
                      "owner_id", "synced_commands", "permissions", "_messages", "_channels",
                      "_guild_channels", "_dm_channels", "_dm_users", "_blocked_dms", "_interactions",
-                     "_command_ids"):
+                     "_command_ids", "_ephemerals"):
             setattr(self, name, getattr(old, name))
 
     # --- life cycle -----------------------------------------------------------------------
@@ -779,9 +780,7 @@ class DiscordHarness:
 
     def ephemerals_to(self, user_id: int) -> list[FakeMessage]:
         """Ephemeral messages answered to that user's interactions (not deleted)."""
-        tokens = {t for t, i in self._interactions.items() if i.user_id == user_id}
-        return [m for m in self._messages.values()
-                if m.ephemeral and not m.deleted and m.interaction_token in tokens]
+        return [m for m in self._ephemerals.get(user_id, []) if not m.deleted]
 
     @staticmethod
     def find_button(message: FakeMessage | Reply, label: str) -> str:
@@ -1169,6 +1168,8 @@ class DiscordHarness:
         self._messages[msg.id] = msg
         self._channels[channel_id].append(msg)
         self._created.append(msg)
+        if ephemeral and token is not None and token in self._interactions:
+            self._ephemerals.setdefault(self._interactions[token].user_id, []).append(msg)
         return msg
 
     def _fill(self, msg: FakeMessage, body: dict, files: list[tuple[str, bytes]], *, creating: bool) -> None:
