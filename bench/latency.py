@@ -33,7 +33,6 @@ import discord
 
 from bot.app import build_bot
 from bot.config import Settings
-from rules.core import Rng
 
 CASES: list[tuple[str, str, int, str | None]] = [
     # (label, game, people, lobby options)
@@ -141,7 +140,7 @@ def parse_floor(bot: discord.Client, frame: str) -> float:
 
 async def measure_game(label: str, game_id: str, people: int, options: str | None,
                        samples: int, tmp: Path) -> Figures:
-    from tests.bot.e2e import component_for, open_table
+    from tests.bot.e2e import auto_choice, open_table, play_auto_move
     from tests.support.discord_harness import DiscordHarness
 
     users = [100 + i for i in range(people)]
@@ -164,22 +163,16 @@ async def measure_game(label: str, game_id: str, people: int, options: str | Non
         h.feed = feed  # type: ignore[method-assign]
         await open_table(h, game_id, users, options=options, channel=channel)
         while len(figures.actions) < samples:
-            session = await bot.service.active_in_channel(channel)
-            if session is None or session.status != "active":
+            choice = await auto_choice(h, bot, channel)
+            if choice is None:
                 await open_table(h, game_id, users, options=options, channel=channel)
                 continue
-            game, state = session.game(), session.state()
-            pid = next(p for p in game.to_act(state) if not session.seat(p).auto)
-            seat = session.seat(pid)
-            action = game.auto_action(state, pid, Rng(seed=session.version))
-            messages = h.messages_in(channel) + h.dms_to(seat.user_id) + h.ephemerals_to(seat.user_id)
-            found = component_for(messages, session.id, session.version, action.key,
-                                  oldest=seat.actions_version)
+            session, seat, action, found = choice
             if found is None or action.text_prompt:  # a paged menu or a form: not timed
-                from tests.bot.e2e import play_auto_move
                 await play_auto_move(h, bot, channel)
                 continue
-            took, new_json = rules_floor(game, session.state_json, pid, action.key, None)
+            game = session.game()
+            took, new_json = rules_floor(game, session.state_json, seat.player_id, action.key, None)
             figures.rules.append(took)
             t0 = time.perf_counter()
             await commit.write(new_json, action.key)

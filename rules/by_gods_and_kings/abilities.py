@@ -19,6 +19,7 @@ from rules.by_gods_and_kings.content import FoeAbility, ShardAbility, SyncDef
 from rules.by_gods_and_kings.effects import AnyUnit, amounts, apply_effect, set_status, targets
 from rules.by_gods_and_kings.events import AbilityUsed
 from rules.by_gods_and_kings.levels import levelled
+from rules.by_gods_and_kings.memo import catalogue_memo
 from rules.by_gods_and_kings.state import BgkState, Held, Hero
 from rules.core import Event
 
@@ -51,16 +52,22 @@ def hand_abilities(s: BgkState, hero: Hero) -> list[str]:
 
 
 def field_abilities(s: BgkState, hero: Hero, field: list[str]) -> list[str]:
-    """`hand_abilities` of the character were its Field `field` (a Field being weighed)."""
-    if numb(hero):
-        return []
+    """`hand_abilities` of the character were its Field `field` (a Field being weighed).
+    Remembered per catalogue for the equipped shards and the hands the Field holds; each
+    caller gets a list of its own."""
+    if numb(hero) or len(field) != cards.FIELD_SIZE:
+        return []  # a Field that is not full holds no hand
     kinds = cards.hands(field)
-    out = []
-    for sid in hero.equipped:
-        for a in s.cat.shards[sid].abilities:
-            if a.trigger in kinds:
-                out.append(f"{sid}.{a.trigger}")
-    return out
+    if not kinds:
+        return []
+    equipped = tuple(hero.equipped)
+    memo = catalogue_memo(s.cat, "field_abilities")
+    key = (equipped, tuple(kinds))
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = tuple(f"{sid}.{a.trigger}" for sid in equipped
+                                  for a in s.cat.shards[sid].abilities if a.trigger in kinds)
+    return list(found)
 
 
 def use(s: BgkState, user: AnyUnit, ab: ShardAbility | FoeAbility, how: str, chosen: str | None, spent: int,

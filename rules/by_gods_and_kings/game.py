@@ -90,8 +90,6 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
     records_per_seat = MAX_PARTY
 
     def __init__(self) -> None:
-        self._offered: tuple[BgkState, str, tuple[object, ...], list[Action]] | None = None
-        """(state, player, its shape, the actions) of the last `auto_action`."""
         cat = cached_catalogue()  # validate the content at start-up
         top = min(MAX_PARTY, len(cat.characters))
         party = [OptionChoice(value="auto", label=f"{AUTO_PARTY} characters, or one per seat, or all "
@@ -222,8 +220,9 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
         acts: list[Action] = []
         if player in self.to_act(s):
             acts += self._turn_actions(s, player)
-        if reaction_refs(s, player):
-            acts += actions(s, player, USE)
+        refs = reaction_refs(s, player)
+        if refs:
+            acts += actions(s, player, USE, refs)
         return _unique_labels(acts)
 
     def _turn_actions(self, s: BgkState, seat: str) -> list[Action]:
@@ -384,25 +383,27 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
 
     def auto_action(self, state: BgkState, player: str, rng: Rng) -> Action:
         """The automatic player's choice. The actions it chose among are kept for the `apply`
-        of that choice on the same state (see `find_action`), so they are built once."""
-        from rules.by_gods_and_kings.policy import choose
+        of that choice on the same state (`offer_to_auto`), so they are built once. On its
+        turn, the turn's own actions are weighed first, without the reactions (Discard and
+        Sacrifice abilities) offered after them: when the choice is one of them, it is the one
+        the full list gives (see `policy.turn_choice`)."""
+        from rules.by_gods_and_kings.policy import choose, turn_choice
 
-        legal = self.legal_actions(state, player)
-        self._offered = (state, player, shape(state), legal)
+        s = state
+        if s.phase not in ("over", "route") and player not in s.buildings and player in self.to_act(s):
+            # The turn's own actions come first among the legal ones (so their labels are the
+            # same without the reactions after them), and the automatic player only takes a
+            # reaction when nothing else fits: try them alone first.
+            turn = _unique_labels(self._turn_actions(s, player))
+            found = turn_choice(s, player, turn)
+            if found is not None:
+                self.offer_to_auto(state, player, turn)
+                return found
+        legal = self.offer_to_auto(state, player, self.legal_actions(state, player))
         return choose(self, state, player, rng, legal)
 
-    def find_action(self, state: BgkState, player: str, action: str | Action) -> Action:
-        """The legal action with this key. Right after `auto_action` on this very state (the
-        same object, its shape unchanged), the actions it chose among are looked up instead of
-        built again: a simulation applies every automatic choice at once."""
-        offered, self._offered = self._offered, None
-        if offered is not None and offered[0] is state and offered[1] == player \
-                and offered[2] == shape(state):
-            key = action.key if isinstance(action, Action) else action
-            for candidate in offered[3]:
-                if candidate.key == key:
-                    return candidate
-        return super().find_action(state, player, action)
+    def state_shape(self, state: BgkState) -> tuple[object, ...]:
+        return shape(state)
 
     def auto_reaction(self, state: BgkState, player: str, rng: Rng) -> Action | None:
         from rules.by_gods_and_kings.policy import reaction

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from rules.by_gods_and_kings.reactions import use_options
+from rules.by_gods_and_kings.memo import LIMIT
+from rules.by_gods_and_kings.reactions import Refs, reaction_refs, use_options
 from rules.by_gods_and_kings.state import BgkState
 from rules.by_gods_and_kings.turn import fire_options, npc_options, play_options
 from rules.core import Action
@@ -32,14 +33,23 @@ PLANS = {p.verb: p for p in (PLAY, FIRE, NPC, USE)}
 Source = Callable[[str, dict[str, str]], Sequence[Option]]
 
 
-def source(s: BgkState, seat: str, plan: StepPlan) -> Source:
+def source(s: BgkState, seat: str, plan: StepPlan, refs: Refs | None = None) -> Source:
+    """The options of each step of `plan`. A source lives while the state stays as it is (one
+    call of `actions`, `handle` or `still_valid`), so USE finds the seat's reactions once for
+    all its steps (`refs`: already found by the caller)."""
     if plan is PLAY:
         return lambda arg, chosen: play_options(s, arg, chosen)
     if plan is FIRE:
         return lambda arg, chosen: fire_options(s, arg, chosen)
     if plan is NPC:
         return lambda arg, chosen: npc_options(s, arg, chosen)
-    return lambda arg, chosen: use_options(s, seat, arg, chosen)
+    found = [refs]
+
+    def use(arg: str, chosen: dict[str, str]) -> Sequence[Option]:
+        if found[0] is None:
+            found[0] = reaction_refs(s, seat)
+        return use_options(s, seat, arg, chosen, found[0])
+    return use
 
 
 def _fill(plan: StepPlan, args: dict[str, str], src: Source, last: bool) -> dict[str, str]:
@@ -77,17 +87,40 @@ def remembered(src: Source) -> Source:
     return ask
 
 
-def actions(s: BgkState, seat: str, plan: StepPlan) -> list[Action]:
-    src = remembered(source(s, seat, plan))
+def _next_arg(plan: StepPlan, args: dict[str, str]) -> str | None:
+    """`plan.next_arg` for the arguments chosen so far, without building a Building model."""
+    return next((a for a in plan.args if a not in args), None)
+
+
+_MADE: dict[tuple[str | None, ...], Action] = {}
+"""The step actions made so far (see `step_action`), emptied past `memo.LIMIT` entries."""
+
+
+def step_action(plan: StepPlan, arg: str, o: Option, group: str | None) -> Action:
+    """The action offering option `o` for `arg`. An Action is frozen, so one made earlier
+    from the same plan, argument, option fields and group is handed out again instead of
+    being validated anew."""
+    key = (plan.verb, arg, o.value, o.label, group, o.description, o.style)
+    found = _MADE.get(key)
+    if found is None:
+        if len(_MADE) > LIMIT:
+            _MADE.clear()
+        found = _MADE[key] = Action(key=plan.step_key(arg, o.value), label=o.label, group=group,
+                                    description=o.description, style=o.style)
+    return found
+
+
+def actions(s: BgkState, seat: str, plan: StepPlan, refs: Refs | None = None) -> list[Action]:
+    """The actions of the seat's next step of `plan` (`refs`: see `source`)."""
+    src = remembered(source(s, seat, plan, refs))
     stored = s.buildings.get(seat)
     args = _current(plan, stored, src)
-    nxt = plan.next_arg(Building(verb=plan.verb, args=args))
+    nxt = _next_arg(plan, args)
     acts: list[Action] = []
     if nxt is not None:
         offered = list(src(nxt, args))
         group = plan.prompts.get(nxt) if len(offered) > 1 else None
-        acts = [Action(key=plan.step_key(nxt, o.value), label=o.label, group=group,
-                       description=o.description, style=o.style) for o in offered]
+        acts = [step_action(plan, nxt, o, group) for o in offered]
     if stored is not None and stored.verb == plan.verb:
         acts.append(Action(key=plan.back_key, label="Back"))
     return acts
@@ -117,7 +150,7 @@ def handle(s: BgkState, seat: str, plan: StepPlan, key: str) -> dict[str, str] |
     assert step is not None, f"{key} is not a key of {plan.verb}"
     chosen = step.done if step.done is not None else (step.building.args if step.building else {})
     args = _fill(plan, chosen, src, True)
-    if plan.next_arg(Building(verb=plan.verb, args=args)) is None:
+    if _next_arg(plan, args) is None:
         s.buildings.pop(seat, None)
         return args
     s.buildings[seat] = Building(verb=plan.verb, args=args)

@@ -14,6 +14,7 @@ from rules.by_gods_and_kings import cards
 from rules.by_gods_and_kings.abilities import field_abilities
 from rules.by_gods_and_kings.content import RestStep
 from rules.by_gods_and_kings.enemy import fighter_abilities
+from rules.by_gods_and_kings.memo import catalogue_memo
 from rules.by_gods_and_kings.reactions import reaction_refs
 from rules.by_gods_and_kings.state import BgkState, Hero, Npc
 from rules.by_gods_and_kings.stats import max_hp, stat
@@ -38,6 +39,15 @@ def choose(game: ByGodsAndKings, s: BgkState, seat: str, rng: Rng,
         return by_key[pick]
     forward = [a for a in legal if not a.key.endswith(".back")]
     return forward[0] if forward else legal[0]
+
+
+def turn_choice(s: BgkState, seat: str, turn: list[Action]) -> Action | None:
+    """The choice among a seat's turn actions alone (no move being built, not the route
+    vote), when it is one of them; else None (then `choose` weighs every legal action). The
+    reactions that `legal_actions` adds after the turn actions never change it: every branch
+    of `_pick` keeps only keys of its own kind, and none of them starts with 'use.'."""
+    pick = _pick(s, seat, turn)
+    return next((a for a in turn if a.key == pick), None) if pick is not None else None
 
 
 def _pick(s: BgkState, seat: str, legal: list[Action]) -> str | None:
@@ -74,17 +84,22 @@ def _potential(field: list[str]) -> int:
 
 @cache
 def _potential_of(field: tuple[str, ...]) -> int:
-    """`_potential`, worked out once per Field (a few cards out of one deck of codes)."""
+    """`_potential`, worked out once per Field (a few cards out of one deck of codes): the sum
+    of `_pair` over every two cards of it."""
+    return sum([_pair(a, b) for i, a in enumerate(field) for b in field[i + 1:]])
+
+
+@cache
+def _pair(a: str, b: str) -> int:
+    """What two Field cards add to its potential (once per two codes): 2 with an Ace, else 1
+    for the same suit and 1 for ranks at most two apart."""
+    if cards.is_ace(a) or cards.is_ace(b):
+        return 2
     score = 0
-    for i, a in enumerate(field):
-        for b in field[i + 1:]:
-            if cards.is_ace(a) or cards.is_ace(b):
-                score += 2
-                continue
-            if cards.suit(a) == cards.suit(b):
-                score += 1
-            if cards.rank(a) == cards.rank(b) or abs(cards.rank(a) - cards.rank(b)) <= 2:
-                score += 1
+    if cards.suit(a) == cards.suit(b):
+        score += 1
+    if cards.rank(a) == cards.rank(b) or abs(cards.rank(a) - cards.rank(b)) <= 2:
+        score += 1
     return score
 
 
@@ -93,7 +108,19 @@ def _field_score(s: BgkState, hero: Hero, field: list[str], card: str) -> float:
     return fired * 100 + _potential(field) * 5 + cards.value(card)
 
 
-def _play_options(s: BgkState, hero: Hero, card: str) -> list[tuple[float, str]]:
+def _play_options(s: BgkState, hero: Hero, card: str) -> tuple[tuple[float, str], ...]:
+    """(score, the Field card pushed off or 'none') for each way of playing `card`. Remembered
+    per catalogue for all a score depends on: whether the character is numb, its equipped
+    shards, its Field and the card (the card and push-off steps weigh the same plays)."""
+    key = (hero.has("numb"), tuple(hero.equipped), tuple(hero.field), card)
+    memo = catalogue_memo(s.cat, "play_options")
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = tuple(_weigh_plays(s, hero, card))
+    return found
+
+
+def _weigh_plays(s: BgkState, hero: Hero, card: str) -> list[tuple[float, str]]:
     outs = ["none"] if len(hero.field) < cards.FIELD_SIZE else list(dict.fromkeys(hero.field))
     scored = []
     for out in outs:

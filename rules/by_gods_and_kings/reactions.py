@@ -73,9 +73,16 @@ def any_reaction(s: BgkState) -> bool:
     return any(reaction_refs(s, seat) for seat in s.players)
 
 
-def use_options(s: BgkState, seat: str, arg: str, chosen: dict[str, str]) -> list[Option]:
-    """The option source of plans.USE."""
-    refs = reaction_refs(s, seat)
+Refs = list[tuple[Hero, str, ShardAbility]]
+"""What `reaction_refs` answers."""
+
+
+def use_options(s: BgkState, seat: str, arg: str, chosen: dict[str, str],
+                refs: Refs | None = None) -> list[Option]:
+    """The option source of plans.USE; `refs`: the seat's `reaction_refs` when the caller has
+    them already for this very state (not changed since)."""
+    if refs is None:
+        refs = reaction_refs(s, seat)
     if arg == "ability":
         return [Option(value=f"{h.id}.{ref}", label=f"{h.name}: {ab.name} ({HOW_TEXT[ab.trigger]})",
                        description=_description(s, h, ref, ab))

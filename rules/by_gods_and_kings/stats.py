@@ -33,14 +33,16 @@ def scaled_hp(hp: int, rank: str, party: int) -> int:
 
 def hero_base(cat: Catalogue, hero: Hero, party: list[Hero]) -> Stats:
     """A character's stats without statuses: base + equipment + shards (their levels'
-    growth included). Remembered per catalogue for everything they depend on (see memo.py)."""
-    others = frozenset(sid for h in party if h.id != hero.id for sid in h.equipped)
+    growth included). Remembered per catalogue for everything they depend on (see memo.py),
+    keyed on plain tuples: the character's id, template, loadout, shards and their experience, and
+    every character's id and equipped shards (the others' shards, read only on a miss)."""
     equipped = tuple(hero.equipped)
-    key = (hero.template, hero.loadout, equipped, others,
-           tuple(hero.shard_xp.get(sid, 0) for sid in equipped))
+    key = (hero.id, hero.template, hero.loadout, equipped, tuple(map(hero.shard_xp.get, equipped)),
+           tuple([(h.id, *h.equipped) for h in party]))
     memo = catalogue_memo(cat, "hero_base")
     found = memo.get(key)
     if found is None:
+        others = frozenset(sid for h in party if h.id != hero.id for sid in h.equipped)
         found = memo[key] = _hero_base(cat, hero, others)
     return found
 

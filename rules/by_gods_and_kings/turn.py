@@ -73,10 +73,11 @@ def attack_raw(s: BgkState, hero: Hero, bonus: str) -> int:
 
 
 def attack_choices(s: BgkState) -> list[tuple[str, str, int]]:
-    """(foe id, bonus stat, raw damage) for each basic attack the actor may make."""
+    """(foe id, bonus stat, raw damage) for each basic attack the actor may make. The raw
+    damage does not depend on the foe: it is worked out once per bonus stat."""
     hero = actor_hero(s)
-    return [(f.id, bonus, attack_raw(s, hero, bonus))
-            for f in s.living_foes() for bonus in attack_stats(s.cat, hero.loadout)]
+    raws = [(bonus, attack_raw(s, hero, bonus)) for bonus in attack_stats(s.cat, hero.loadout)]
+    return [(f.id, bonus, raw) for f in s.living_foes() for bonus, raw in raws]
 
 
 def basic_attack(s: BgkState, foe_id: str, bonus: str, events: list[Event]) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
+from collections.abc import Hashable
 from typing import Any, ClassVar, Generic, Literal, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -343,9 +344,34 @@ class Game(ABC, Generic[StateT, ViewT]):
         window ...); None: the session's turn timer applies."""
         return None
 
+    def state_shape(self, state: StateT) -> Hashable | None:
+        """A cheap summary of a state that changes with every move, or None (the default) when
+        the game does not use `offer_to_auto`. It guards the reuse of the automatic player's
+        actions: a state object changed in place since is checked the long way."""
+        return None
+
+    def offer_to_auto(self, state: StateT, player: str, legal: list[Action]) -> list[Action]:
+        """`legal`, the actions an `auto_action` chooses among, remembered for the `apply` of
+        its choice on this very state object (`find_action` looks the key up there instead of
+        building every legal action again: a simulation applies each automatic choice at once).
+        Only for games with a `state_shape`."""
+        shape = self.state_shape(state)
+        self._offered = None if shape is None else (state, player, shape, legal)
+        return legal
+
+    _offered: tuple[Any, str, Hashable, list[Action]] | None = None
+
     def find_action(self, state: StateT, player: str, action: str | Action) -> Action:
-        """The legal action with this key, or IllegalAction with a clear message."""
+        """The legal action with this key, or IllegalAction with a clear message. Right after
+        `auto_action` on this very state (the same object, its shape unchanged; see
+        `offer_to_auto`), the actions it chose among are looked up."""
         key = action.key if isinstance(action, Action) else action
+        offered, self._offered = self._offered, None
+        if offered is not None and offered[0] is state and offered[1] == player \
+                and offered[2] == self.state_shape(state):
+            for candidate in offered[3]:
+                if candidate.key == key:
+                    return candidate
         for candidate in self.legal_actions(state, player):
             if candidate.key == key:
                 return candidate

@@ -92,8 +92,6 @@ class GodsOfMagic(Game[GomState, GomView]):
 
     def __init__(self) -> None:
         load_deck()  # validate the content at start-up
-        self._offered: tuple[GomState, str, tuple, list[Action]] | None = None
-        """(state, player, its shape, the actions) of the last `auto_action`."""
 
     # --- setup -------------------------------------------------------------------
     def setup(self, players: list[str], options: dict[str, str], seed: int) -> GomState:
@@ -403,26 +401,14 @@ class GodsOfMagic(Game[GomState, GomView]):
                       summary=_summary(s), tags={"end": s.end_reason, "target": str(target(s))})
 
     def auto_action(self, state: GomState, player: str, rng: Rng) -> Action:
-        """The automatic player's choice. The actions it chose among are kept for the `apply`
-        of that choice on the same state (see `find_action`), so they are generated once."""
+        """The automatic player's choice (the actions it chose among are kept for the `apply`
+        of that choice: `offer_to_auto`)."""
         from rules.gods_of_magic.policy import choose
 
-        legal = self.legal_actions(state, player)
-        self._offered = (state, player, _shape(state), legal)
-        return choose(self, state, player, rng, legal)
+        return choose(self, state, player, rng, self.offer_to_auto(state, player, self.legal_actions(state, player)))
 
-    def find_action(self, state: GomState, player: str, action: str | Action) -> Action:
-        """The legal action with this key. Right after `auto_action` on this very state (the
-        same object, its shape unchanged), the actions it chose among are looked up instead of
-        generated again: a simulation applies every automatic choice at once."""
-        offered, self._offered = self._offered, None
-        if offered is not None and offered[0] is state and offered[1] == player \
-                and offered[2] == _shape(state):
-            key = action.key if isinstance(action, Action) else action
-            for candidate in offered[3]:
-                if candidate.key == key:
-                    return candidate
-        return super().find_action(state, player, action)
+    def state_shape(self, state: GomState) -> tuple[object, ...]:
+        return _shape(state)
 
     def rules_pages(self) -> list[RulesPage]:
         from rules.gods_of_magic.help import rules_pages

@@ -56,8 +56,6 @@ class GuiltyGods(Game[GgState, GgView]):
     has_private_view = True
 
     def __init__(self) -> None:
-        self._offered: tuple[GgState, str, tuple[object, ...], list[Action]] | None = None
-        """(state, player, its shape, the actions) of the last `auto_action`."""
         decks = load_decks()  # validate the content at start-up
         choices = [OptionChoice(value=ROLL, label="Each rolls a d10, the higher picks a deck")]
         for a, b in permutations(sorted(decks), 2):
@@ -261,26 +259,14 @@ class GuiltyGods(Game[GgState, GgView]):
                       scores={p: float(seat.gnosis) for p, seat in s.seats.items()})
 
     def auto_action(self, state: GgState, player: str, rng: Rng) -> Action:
-        """The automatic player's choice. The actions it chose among are kept for the `apply`
-        of that choice on the same state (see `find_action`), so they are built once."""
+        """The automatic player's choice (the actions it chose among are kept for the `apply`
+        of that choice: `offer_to_auto`)."""
         from rules.guilty_gods.policy import choose
 
-        legal = self.legal_actions(state, player)
-        self._offered = (state, player, shape(state), legal)
-        return choose(self, state, player, rng, legal)
+        return choose(self, state, player, rng, self.offer_to_auto(state, player, self.legal_actions(state, player)))
 
-    def find_action(self, state: GgState, player: str, action: str | Action) -> Action:
-        """The legal action with this key. Right after `auto_action` on this very state (the
-        same object, its shape unchanged), the actions it chose among are looked up instead of
-        built again: a simulation applies every automatic choice at once."""
-        offered, self._offered = self._offered, None
-        if offered is not None and offered[0] is state and offered[1] == player \
-                and offered[2] == shape(state):
-            key = action.key if isinstance(action, Action) else action
-            for candidate in offered[3]:
-                if candidate.key == key:
-                    return candidate
-        return super().find_action(state, player, action)
+    def state_shape(self, state: GgState) -> tuple[object, ...]:
+        return shape(state)
 
     def rules_pages(self) -> list[RulesPage]:
         from rules.guilty_gods.help import rules_pages

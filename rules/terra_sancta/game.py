@@ -307,39 +307,43 @@ class TerraSancta(Game):
     def find_action(self, state, player, action):
         """The legal action with this key. A move's step is looked up alone (one piece's moves,
         not every piece's); any other key, or one not found so, goes through `legal_actions`."""
-        key = action.key if isinstance(action, Action) else action
-        s: TSState = state
+        return self._find(state, player, action.key if isinstance(action, Action) else action)[0]
+
+    def _find(self, s: TSState, player: str, key: str) -> tuple[Action, Move | None]:
+        """`find_action` for this key, and the move it names when it is the second step of a
+        move (its act), so that `apply` makes that move without generating the piece's moves
+        again; None for any other key."""
         if s.stage == "select" and player == s.turn_player:
             if s.building is None and key.startswith(_PIECE_PREFIX):
                 q = _square_or_none(key[len(_PIECE_PREFIX):])
                 piece = s.board.get(q) if q is not None else None
                 sheet = self.sheet(s, player)
                 if q is not None and piece is not None and piece.owner == player and can_act(s.board, q, sheet):
-                    return self._piece_action(s, q, sheet)
+                    return self._piece_action(s, q, sheet), None
             elif s.building is not None and s.building.verb == MOVE.verb:
                 if key == _BACK_ACTION.key:
-                    return _BACK_ACTION
+                    return _BACK_ACTION, None
                 if key.startswith(_ACT_PREFIX):
                     sheet = self.sheet(s, player)
                     frm = parse_square(s.building.args["piece"])
                     found = find_move(piece_moves(s.board, frm, sheet), key[len(_ACT_PREFIX):])
                     if found is not None:
-                        return self._act_action(s, found, sheet)
+                        return self._act_action(s, found, sheet), found
         elif s.stage == "land" and player == s.turn_player and key.startswith(_LAND_PREFIX):
             q = _square_or_none(key[len(_LAND_PREFIX):])
             if q is not None and q in s.landing:
-                return self.land_action(q)
+                return self.land_action(q), None
         elif s.stage == "ability" and player == s.turn_player:
             if key == SKIP:
-                return _SKIP_ACTION
+                return _SKIP_ACTION, None
             sheet = self.sheet(s, player)
             plan = ABILITY_PLANS.get(sheet.ability.kind)
             prefix = f"{plan.verb}.target:" if plan is not None else None
             if prefix is not None and key.startswith(prefix):
                 q = _square_or_none(key[len(prefix):])
                 if q is not None and q in ab.ability_targets(s, player, sheet):
-                    return self.ability_action(s, q, sheet)
-        return super().find_action(state, player, action)
+                    return self.ability_action(s, q, sheet), None
+        return super().find_action(s, player, key), None
 
     def _piece_text(self, s: TSState, sq: int, sheet: FactionSheet) -> str:
         p = s.board[sq]
@@ -353,7 +357,7 @@ class TerraSancta(Game):
         return f"d{die} against {KIND_NAMES[target.kind]} ({target.hp}/{target.max_hp})"
 
     def apply(self, state, player, action, text=None):
-        act = self.find_action(state, player, action)
+        act, move = self._find(state, player, action.key if isinstance(action, Action) else action)
         s: TSState = copy_state(state)
         events: list[Event] = []
         key = act.key
@@ -375,7 +379,7 @@ class TerraSancta(Game):
         elif (step := MOVE.handle(s.building, key)) is not None:
             s.building = step.building
             if step.done is not None:
-                self._do_move(s, player, step.done, events)
+                self._do_move(s, player, step.done, events, move)
         elif (step := LAND.handle(None, key)) is not None and step.done is not None:
             self._land(s, player, parse_square(step.done["square"]), events)
             self._after_action(s, player, events)
@@ -389,10 +393,14 @@ class TerraSancta(Game):
             self._end_turn(s, events)
         return Outcome(state=s, events=events)
 
-    def _do_move(self, s: TSState, player: str, chosen: dict[str, str], events: list[Event]) -> None:
-        """Apply the move built (`chosen`: the arguments of plans.MOVE)."""
+    def _do_move(self, s: TSState, player: str, chosen: dict[str, str], events: list[Event],
+                 found: Move | None = None) -> None:
+        """Apply the move built (`chosen`: the arguments of plans.MOVE). `found` is that move when
+        the caller already has it (`_find` looked it up on the same board); otherwise it is looked
+        up among the piece's moves."""
         sheet = self.sheet(s, player)
-        move = find_move(piece_moves(s.board, parse_square(chosen["piece"]), sheet), chosen["act"])
+        move = found if found is not None else find_move(piece_moves(s.board, parse_square(chosen["piece"]), sheet),
+                                                         chosen["act"])
         assert move is not None  # find_action checked the key
         frm, to = move.frm, move.to
         piece = s.board[frm]

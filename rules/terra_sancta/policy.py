@@ -151,7 +151,27 @@ def king_aims(board: dict[int, Piece], king: int) -> dict[str, set[int]]:
 
 
 def score_moves(s: TSState, player: str, only: int | None = None) -> list[tuple[float, Move]]:
-    """Every move of `player` (or of the piece on `only`) with its score, best first.
+    """Every move of `player` (or of the piece on `only`) with its score, best first (of equal
+    scores, the first generated first)."""
+    scored = scored_moves(s, player, only)
+    scored.sort(key=lambda x: -x[0])
+    return scored
+
+
+def top_move(s: TSState, player: str, only: int | None = None) -> Move | None:
+    """`score_moves(s, player, only)[0][1]` (None when there is no move) without sorting them
+    all: the first move with the highest score, which the stable sort would put first."""
+    scored = scored_moves(s, player, only)
+    return max(scored, key=_score)[1] if scored else None
+
+
+def _score(item: tuple[float, Move]) -> float:
+    return item[0]
+
+
+def scored_moves(s: TSState, player: str, only: int | None = None) -> list[tuple[float, Move]]:
+    """Every move of `player` (or of the piece on `only`) with its score, in the order the moves
+    are generated (see `score_moves`).
 
     The threat map comes from `threats` (the same numbers as `threat_map`), and every score is
     computed with the same operations in the same order as the formula always was (written out
@@ -237,7 +257,6 @@ def score_moves(s: TSState, player: str, only: int | None = None) -> list[tuple[
             # a deterministic tie-break that still varies between games and turns
             score += ((tie_here + m.to * 17) % 97) * 1e-5
             scored.append((score, m))
-    scored.sort(key=lambda x: -x[0])
     return scored
 
 
@@ -271,8 +290,7 @@ def best_move(s: TSState, player: str) -> Move | None:
     key = (s.rng.seed, s.rng.counter, s.turn, player, len(s.board))
     if key in _cache:
         return _cache[key]
-    scored = score_moves(s, player)
-    move = scored[0][1] if scored else None
+    move = top_move(s, player)
     if len(_cache) > 256:
         _cache.clear()
     _cache[key] = move
@@ -316,8 +334,7 @@ def choose(game, state: TSState, player: str, rng: Rng) -> Action:
     if s.stage == "select" and s.building is not None:  # the piece is chosen: its act
         move = best_move(s, player)
         if move is None or move.frm != s.selected:
-            scored = score_moves(s, player, only=s.selected)
-            move = scored[0][1] if scored else None
+            move = top_move(s, player, only=s.selected)
         return game.find_action(s, player, act_key(move) if move is not None else MOVE.back_key)
     if s.stage == "select":
         move = best_move(s, player)

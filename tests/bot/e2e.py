@@ -71,9 +71,10 @@ def component_for(messages: list[FakeMessage], session_id: int, version: int, ke
     return None
 
 
-async def play_auto_move(h: DiscordHarness, bot, channel: int = CHANNEL, *, story: str = "A line."):
-    """Let the automatic player choose for the person to act, and click it through Discord.
-    Returns the reply, or None when the game is over."""
+async def auto_choice(h: DiscordHarness, bot, channel: int = CHANNEL):
+    """(session, seat, action, (message, custom_id, values) or None) for the move the automatic
+    player would choose for the first person to act, and the component offering it in what that
+    person sees (None: in a paged menu); None when no game is going on."""
     session = await bot.service.active_in_channel(channel)
     if session is None or session.status != "active":
         return None
@@ -84,6 +85,16 @@ async def play_auto_move(h: DiscordHarness, bot, channel: int = CHANNEL, *, stor
     messages = h.messages_in(channel) + h.dms_to(seat.user_id) + h.ephemerals_to(seat.user_id)
     found = component_for(messages, session.id, session.version, action.key,
                           oldest=seat.actions_version)
+    return session, seat, action, found
+
+
+async def play_auto_move(h: DiscordHarness, bot, channel: int = CHANNEL, *, story: str = "A line."):
+    """Let the automatic player choose for the person to act, and click it through Discord.
+    Returns the reply, or None when the game is over."""
+    choice = await auto_choice(h, bot, channel)
+    if choice is None:
+        return None
+    session, seat, action, found = choice
     if found is None:
         # paged select: walk the pages of the private view
         hand = await h.slash("game hand", user=seat.user_id, channel=channel)

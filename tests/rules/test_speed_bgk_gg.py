@@ -170,7 +170,7 @@ def test_building_the_actions_asks_each_option_once(monkeypatch):
     real = reactions.use_options
 
     def counted(*a):
-        asked.append(a[2:])
+        asked.append(a[2:4])
         return real(*a)
     monkeypatch.setattr(reactions, "use_options", counted)
     monkeypatch.setattr(plans, "use_options", reactions.use_options)

@@ -322,3 +322,83 @@ def test_apply_uses_the_hand_made_copy(monkeypatch):
     for _ in range(30):
         p = TS.to_act(s)[0]
         s = TS.apply(s, p, TS.auto_action(s, p, chooser).key).state
+
+
+# --- the best move without sorting, the move found once per apply -----------------------------
+
+
+def test_top_move_is_the_first_of_the_sorted_scores():
+    checked = 0
+    for s in _all_positions():
+        if s.stage != "select" or s.turn_player is None:
+            continue
+        p = s.turn_player
+        scored = policy.score_moves(s, p)
+        assert policy.top_move(s, p) == (scored[0][1] if scored else None)
+        if s.building is not None:
+            only = policy.score_moves(s, p, only=s.selected)
+            assert policy.top_move(s, p, only=s.selected) == (only[0][1] if only else None)
+        checked += 1
+    assert checked > 300
+
+
+def test_top_move_keeps_the_first_of_equal_scores(monkeypatch):
+    moves = [Move("move", 0, t) for t in (1, 2, 3, 4)]
+    monkeypatch.setattr(policy, "scored_moves", lambda *a: [(1.0, moves[0]), (2.0, moves[1]), (0.5, moves[2]),
+                                                            (2.0, moves[3])])
+    assert policy.top_move(None, "p") is moves[1]  # type: ignore[arg-type]
+    assert policy.score_moves(None, "p")[0][1] is moves[1]  # type: ignore[arg-type]
+
+
+def test_the_automatic_player_never_sorts_every_move(monkeypatch):
+    positions = [s for s in _POSITIONS[4] if s.stage == "select"][:300]
+    expected = [TS.auto_action(s, s.turn_player, Rng(seed=1)) for s in positions]
+    policy._cache.clear()
+    monkeypatch.setattr(policy, "score_moves", lambda *a, **k: pytest.fail("every move was sorted"))
+    for s, action in zip(positions, expected, strict=True):
+        assert TS.auto_action(s, s.turn_player, Rng(seed=1)) == action
+
+
+def _act_steps():
+    """Positions where the piece is chosen, with the automatic player's act."""
+    for s in _POSITIONS[4][:1500]:
+        if s.stage == "select" and s.building is not None:
+            yield s, TS.auto_action(s, s.turn_player, Rng(seed=1)).key
+
+
+def test_apply_generates_the_pieces_moves_once(monkeypatch):
+    from rules.terra_sancta import game as game_module
+
+    calls = []
+    real = game_module.piece_moves
+
+    def counting(*a):
+        calls.append(a[1])
+        return real(*a)
+
+    monkeypatch.setattr(game_module, "piece_moves", counting)
+    checked = 0
+    for s, key in _act_steps():
+        if key == "move.back":
+            continue
+        calls.clear()
+        TS.apply(s, s.turn_player, key)
+        assert calls == [s.selected]
+        checked += 1
+    assert checked > 100
+
+
+def test_the_move_found_is_the_move_looked_up_again(monkeypatch):
+    real = TerraSancta._do_move
+    checked = 0
+    for s, key in _act_steps():
+        if key == "move.back":
+            continue
+        monkeypatch.setattr(TerraSancta, "_do_move", lambda self, s2, p, c, e, f=None: real(self, s2, p, c, e))
+        expected = TS.apply(s, s.turn_player, key)  # the move looked up among the piece's moves
+        monkeypatch.undo()
+        got = TS.apply(s, s.turn_player, key)
+        assert TS.dump_state(got.state) == TS.dump_state(expected.state)
+        assert [e.model_dump() for e in got.events] == [e.model_dump() for e in expected.events]
+        checked += 1
+    assert checked > 100
