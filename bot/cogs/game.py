@@ -297,7 +297,7 @@ class GameCog(commands.Cog):
                                                      can_manage=can_manage(interaction))
             await interaction.response.send_message(
                 f"The automatic player now plays {seat.name}'s seat.", ephemeral=True)
-            await self.controller.publish(result, actor=interaction.user.id, interaction=interaction)
+            await self.controller.publish(result, interaction=interaction)  # the host may be pinged
         await self._guard(interaction, run())
 
     # --------------------------------------------------------------- /game stats

@@ -83,7 +83,7 @@ def draw_board(view: TSView) -> bytes:
             _boards.move_to_end(key)
             return found
     img = paint_board(view)  # drawn outside the lock: other tables go on
-    data = palette_png(img, palette=_palette(view, img))
+    data = palette_png(img, palette=_palette(view))
     with _boards_lock:
         _boards[key] = data
         while len(_boards) > BOARD_CACHE:
@@ -91,6 +91,8 @@ def draw_board(view: TSView) -> bytes:
     return data
 
 
+FALLBACK_COLOUR = "#888888"
+"""A piece whose owner has no faction colour (not seen in play)."""
 HEALTH_COLOURS = [(60, 200, 60), (230, 170, 0), (220, 40, 40)]
 FIXED_COLOURS = [MOVE_COLOUR, ATTACK_COLOUR, SELECT_COLOUR, *HEALTH_COLOURS, (40, 40, 40),
                  (255, 255, 255), (180, 0, 0), (20, 20, 20), (0, 0, 0)]
@@ -98,17 +100,28 @@ FIXED_COLOURS = [MOVE_COLOUR, ATTACK_COLOUR, SELECT_COLOUR, *HEALTH_COLOURS, (40
 _palettes: OrderedDict[tuple, Image.Image] = OrderedDict()
 
 
-def _palette(view: TSView, img: Image.Image) -> Image.Image:
-    """The palette of every board with these sides and faction colours, worked out from the
-    first one drawn (and the colours it may lack): reducing a picture to a known palette is
-    many times faster than finding one."""
-    key = (tuple(sorted(view.faction_colours.items())), _sides(view))
+def _palette(view: TSView) -> Image.Image:
+    """The palette of every board with these sides and faction colours, worked out once from a
+    swatch of what such a board can show (the empty board, every piece of every colour in play,
+    whole and wounded, the highlight colours): reducing a picture to a known palette is many
+    times faster than finding one, and the same position always gives the same picture."""
+    colours = tuple(sorted(set(view.faction_colours.values()) | {FALLBACK_COLOUR}))
+    key = (colours, _sides(view))
     with _boards_lock:
         found = _palettes.get(key)
         if found is not None:
+            _palettes.move_to_end(key)
             return found
-    extra = FIXED_COLOURS + [rgb(c) for c in sorted(view.faction_colours.values())]
-    found = palette_of(img, extra)
+    wounds = ((0, 0), (1, 3), (2, 3), (3, 4))  # whole; bars in red, amber and green
+    pieces = [(kind, colour, hp, max_hp) for colour in colours for kind in LETTER for hp, max_hp in wounds]
+    per_row = BOARD_PX // CELL
+    rows = -(-len(pieces) // per_row)
+    swatch = Image.new("RGB", (BOARD_PX, BOARD_PX + rows * CELL), LIGHT)
+    swatch.paste(_background(_sides(view)), (0, 0))
+    for i, piece in enumerate(pieces):
+        sprite = _piece(*piece)
+        swatch.paste(sprite, (i % per_row * CELL, BOARD_PX + i // per_row * CELL), sprite)
+    found = palette_of(swatch, FIXED_COLOURS + [rgb(c) for c in colours], colours=128)
     with _boards_lock:
         _palettes[key] = found
         while len(_palettes) > BOARD_CACHE:
@@ -179,7 +192,7 @@ def paint_board(view: TSView) -> Image.Image:
 
     for p in view.pieces:
         wounded = p.hp < p.max_hp
-        sprite = _piece(p.kind, view.faction_colours.get(p.owner, "#888888"),
+        sprite = _piece(p.kind, view.faction_colours.get(p.owner, FALLBACK_COLOUR),
                         p.hp if wounded else 0, p.max_hp if wounded else 0)
         img.paste(sprite, _xy(p.square), sprite)
     return img

@@ -163,9 +163,17 @@ class SqliteStore(Store):
                 return bool(await asyncio.shield(hop))
             except asyncio.CancelledError:
                 abandoned.set()
-                await asyncio.wait([hop])  # the lock is kept until the thread is done with it
+                # the lock is kept until the thread is done with the hop, however many times
+                # the caller is cancelled meanwhile (another writer must not start before)
+                while not hop.done():
+                    try:
+                        await asyncio.shield(hop)
+                    except asyncio.CancelledError:
+                        continue
+                    except Exception:  # noqa: BLE001 - the cancellation is what the caller sees
+                        break
                 if not hop.cancelled():
-                    hop.exception()  # retrieved: the cancellation is what the caller sees
+                    hop.exception()  # retrieved
                 raise
 
     def _is_channel_busy(self, exc: BaseException) -> bool:
@@ -188,6 +196,7 @@ def _run_guarded(db: sqlite3.Connection, statements: Sequence[Statement]) -> boo
                 db.execute(statement.sql, statement.params)
         db.execute("COMMIT")
     except BaseException:
-        db.execute("ROLLBACK")
+        if db.in_transaction:  # SQLite may have rolled back by itself (an I/O error ...)
+            db.execute("ROLLBACK")
         raise
     return True

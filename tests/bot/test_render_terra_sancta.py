@@ -211,7 +211,7 @@ def test_boards_of_one_colour_set_share_a_palette_worked_out_once(monkeypatch):
     monkeypatch.setattr(board, "_boards", type(board._boards)())
     monkeypatch.setattr(board, "_palettes", type(board._palettes)())
     made, real = [], board.palette_of
-    monkeypatch.setattr(board, "palette_of", lambda *a: made.append(1) or real(*a))
+    monkeypatch.setattr(board, "palette_of", lambda *a, **k: made.append(1) or real(*a, **k))
     s, _ = _midgame(4, 30)
     chooser = Rng(seed=4)
     for _ in range(12):
@@ -239,3 +239,19 @@ def test_a_piece_is_drawn_once_per_kind_colour_and_wound(monkeypatch):
     assert drawn == len(kinds) < len(GAME.view(s, None).pieces)
     board.paint_board(GAME.view(s, None))
     assert board._piece.cache_info().misses == drawn
+
+
+def test_a_position_gives_the_same_picture_whichever_board_came_first(monkeypatch):
+    """The palette depends on the game's colours only, not on the first board drawn with them:
+    after a restart (or in another process) an unchanged table reads the same and is not edited."""
+    from bot.render import terra_sancta as board
+
+    early, _ = _midgame(4, 5)
+    late, _ = _midgame(4, 80)
+    pictures = []
+    for first in (early, late):
+        monkeypatch.setattr(board, "_boards", type(board._boards)())
+        monkeypatch.setattr(board, "_palettes", type(board._palettes)())
+        draw_board(GAME.view(first, None))
+        pictures.append(draw_board(GAME.view(late, None)))
+    assert pictures[0] == pictures[1]

@@ -386,3 +386,49 @@ async def test_postgres_unreachable_gives_a_clear_error(tmp_path):
         await Store.open(f"postgresql://u:secret@/nobody?host={tmp_path}")
     except StoreError as exc:
         assert "secret" not in exc.message  # the password is never shown
+
+
+async def test_sqlite_a_save_cancelled_twice_keeps_the_writer_until_its_hop_is_done(tmp_path, monkeypatch):
+    """Shutdown may cancel a task twice: the writer lock is still held until the hop on the
+    writer's thread has finished its transaction, so the next write is not disturbed."""
+    import time
+
+    import bot.store.sqlite as sqlite_store
+    from bot.store.base import Statement
+
+    store = await Store.open(tmp_path / "p.db")
+    sid = await store.insert_session(lobby())
+    real = sqlite_store._run_guarded
+
+    class SlowDisk:
+        def __init__(self, db):
+            self.db = db
+
+        def execute(self, sql, *args):
+            out = self.db.execute(sql, *args)
+            if sql.startswith("UPDATE"):
+                time.sleep(0.3)  # inside the transaction, after the compare-and-set
+            return out
+
+        def executemany(self, *args):
+            return self.db.executemany(*args)
+
+        @property
+        def in_transaction(self):
+            return self.db.in_transaction
+
+    monkeypatch.setattr(sqlite_store, "_run_guarded", lambda db, st: real(SlowDisk(db), st))
+    task = asyncio.ensure_future(store._guarded(
+        [Statement("UPDATE sessions SET version = 2 WHERE id = ? AND version = 1", (sid,))]))
+    await asyncio.sleep(0.1)
+    task.cancel()
+    await asyncio.sleep(0)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert not store._conn.in_transaction
+    monkeypatch.setattr(sqlite_store, "_run_guarded", real)
+    assert await store._write("UPDATE sessions SET host_id = 11 WHERE id = ?", (sid,)) == 1
+    stored = await store.load(sid)
+    assert (stored.version, stored.host_id) == (2, 11)  # the hop had started: it committed
+    await store.close()
