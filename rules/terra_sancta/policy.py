@@ -287,7 +287,10 @@ def _attack_score(s: TSState, player: str, m: Move, piece: Piece, sheet: Faction
 
 
 def best_move(s: TSState, player: str) -> Move | None:
-    key = (s.rng.seed, s.rng.counter, s.turn, player, len(s.board))
+    """`top_move`, kept for the turn's next step (choosing the piece, then its act, see the same
+    position): keyed on everything `top_move` reads, so another game or position never gets it."""
+    key = (s.content, s.rng.seed, s.rng.counter, s.turn, s.quiet_turns, player, tuple(s.alive),
+           tuple(s.factions.items()), tuple(s.board.items()))
     if key in _cache:
         return _cache[key]
     move = top_move(s, player)

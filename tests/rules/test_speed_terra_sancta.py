@@ -13,7 +13,7 @@ from rules.core.state import independent_copy
 from rules.core.steps import Option
 from rules.terra_sancta import GAME as TS
 from rules.terra_sancta import policy
-from rules.terra_sancta.board import square_name
+from rules.terra_sancta.board import PLAYABLE, square_name
 from rules.terra_sancta.content import factions_of
 from rules.terra_sancta.copying import HOW, copy_state
 from rules.terra_sancta.factions import ability_targets, shot_die
@@ -402,3 +402,17 @@ def test_the_move_found_is_the_move_looked_up_again(monkeypatch):
         assert [e.model_dump() for e in got.events] == [e.model_dump() for e in expected.events]
         checked += 1
     assert checked > 100
+
+
+def test_the_kept_best_move_belongs_to_its_own_position():
+    """The best move is kept for the turn's next step; a position of another game with the same
+    seed, turn and number of pieces (the key once was only those) gets its own best move."""
+    s = TS.setup(["p0", "p1"], {"factions": "random"}, 0)
+    p = s.turn_player
+    kept = policy.best_move(s, p)
+    assert kept is not None
+    other = copy_state(s)  # the piece that would move stands elsewhere: that move is gone
+    free = next(q for q in sorted(PLAYABLE) if q not in s.board)
+    other.board[free] = other.board.pop(kept.frm)
+    assert (len(other.board), other.turn, other.rng.seed) == (len(s.board), s.turn, s.rng.seed)
+    assert policy.best_move(other, p) == policy.top_move(other, p) != kept
