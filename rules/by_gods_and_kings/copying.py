@@ -21,22 +21,9 @@ from pydantic import BaseModel
 
 from rules.by_gods_and_kings.state import Battle, BgkState, Foe, Held, Hero, Intent, Npc, Status
 from rules.core import Rng
+from rules.core.state import rebuilt
 
 M = TypeVar("M", bound=BaseModel)
-
-_setattr = object.__setattr__
-
-
-def _new(model: M, fields: dict[str, Any]) -> M:
-    """A model of the same class as `model` holding these field values."""
-    cls = type(model)
-    out = cls.__new__(cls)
-    _setattr(out, "__dict__", fields)
-    _setattr(out, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
-    _setattr(out, "__pydantic_extra__", None)
-    _setattr(out, "__pydantic_private__", None)
-    return out
-
 
 def _clone(model: M, how: dict[str, Callable[[Any], Any]]) -> M:
     fields = model.__dict__.copy()
@@ -44,7 +31,7 @@ def _clone(model: M, how: dict[str, Callable[[Any], Any]]) -> M:
         value = fields[name]
         if value is not None:
             fields[name] = copy(value)
-    return _new(model, fields)
+    return rebuilt(model, fields)
 
 
 def _statuses(xs: list[Status]) -> list[Status]:
@@ -83,7 +70,7 @@ def _hero(x: Hero) -> Hero:
     d["cleared"] = d["cleared"].copy()
     if d["held"] is not None:
         d["held"] = _held(d["held"])
-    return _new(x, d)
+    return rebuilt(x, d)
 
 
 def _foe(x: Foe) -> Foe:
@@ -91,7 +78,7 @@ def _foe(x: Foe) -> Foe:
     d = x.__dict__.copy()
     d["field"] = d["field"][:]
     d["statuses"] = _statuses(d["statuses"])
-    return _new(x, d)
+    return rebuilt(x, d)
 
 
 def _npc(x: Npc) -> Npc:

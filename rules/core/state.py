@@ -6,6 +6,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from rules.core.rng import Rng
+
 M = TypeVar("M", bound=BaseModel)
 
 _SHARED: set[type] = {str, int, float, bool, type(None), bytes}
@@ -34,17 +36,30 @@ def _copy(value: Any) -> Any:
     raise TypeError(f"cannot copy a {kind.__name__} inside a game state")
 
 
+def rebuilt(model: M, fields: dict[str, Any]) -> M:
+    """A model of the same class as `model` holding `fields`, made without validation: the values
+    are (copies of) a valid model's. The building block of `independent_copy` and of the copies
+    a game writes by hand for its own state."""
+    cls = type(model)
+    out = cls.__new__(cls)
+    setattr_ = object.__setattr__
+    setattr_(out, "__dict__", fields)
+    setattr_(out, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
+    extra, private = model.__pydantic_extra__, model.__pydantic_private__
+    setattr_(out, "__pydantic_extra__", None if extra is None else _copy(extra))
+    setattr_(out, "__pydantic_private__", None if private is None else dict(private))
+    return out
+
+
 def independent_copy(state: M) -> M:
     """A copy of a state that shares nothing mutable with it: lists, dicts and sets are copied,
     models are copied field by field, frozen models and tuples are shared (they cannot change).
     Much cheaper than `model_copy(deep=True)`, and the one copy every game uses."""
-    cls = type(state)
-    out = cls.__new__(cls)
-    setattr_ = object.__setattr__
-    setattr_(out, "__dict__", {k: v if type(v) in _SHARED else _copy(v)
-                               for k, v in state.__dict__.items()})
-    setattr_(out, "__pydantic_fields_set__", set(state.__pydantic_fields_set__))
-    extra, private = state.__pydantic_extra__, state.__pydantic_private__
-    setattr_(out, "__pydantic_extra__", None if extra is None else _copy(extra))
-    setattr_(out, "__pydantic_private__", None if private is None else dict(private))
-    return out
+    return rebuilt(state, {k: v if type(v) in _SHARED else _copy(v) for k, v in state.__dict__.items()})
+
+
+def copy_rng(rng: Rng) -> Rng:
+    """The generator with its own list of scripted outcomes (all else in it is atoms)."""
+    fields = dict(rng.__dict__)
+    fields["scripted"] = list(rng.scripted)
+    return rebuilt(rng, fields)

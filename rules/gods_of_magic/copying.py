@@ -8,30 +8,17 @@ exactly like `independent_copy`."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from pydantic import BaseModel
 
-from rules.core import Rng
-from rules.core.state import independent_copy
+from rules.core.state import copy_rng, independent_copy, rebuilt
 from rules.gods_of_magic.state import GomState, Placed, Realm
 
 _set = object.__setattr__
 _new = object.__new__
 
 
-M = TypeVar("M", bound=BaseModel)
-
-
-def _model(cls: type[M], fields: dict[str, Any], fields_set: set[str]) -> M:
-    """A model of class `cls` with these field values, made without validation (they are copies
-    of a valid model's)."""
-    out = cls.__new__(cls)
-    _set(out, "__dict__", fields)
-    _set(out, "__pydantic_fields_set__", set(fields_set))
-    _set(out, "__pydantic_extra__", None)
-    _set(out, "__pydantic_private__", None)
-    return out
 
 
 def _realm(realm: Realm) -> Realm:
@@ -43,7 +30,7 @@ def _realm(realm: Realm) -> Realm:
         _set(placed, "__pydantic_extra__", None)
         _set(placed, "__pydantic_private__", None)
         cards.append(placed)
-    return _model(Realm, {"cards": cards}, realm.__pydantic_fields_set__)
+    return rebuilt(realm, {"cards": cards})
 
 
 def _value(v: Any) -> Any:
@@ -66,15 +53,8 @@ def _hands(v: dict[str, list[str]]) -> dict[str, list[str]]:
     return {o: cards[:] for o, cards in v.items()}
 
 
-def _rng(v: Rng) -> Rng:
-    """Chance: atoms but for the scripted draws of a test."""
-    fields = dict(v.__dict__)
-    fields["scripted"] = fields["scripted"][:]
-    return _model(Rng, fields, v.__pydantic_fields_set__)
-
-
 _BY_FIELD: dict[str, Callable[[Any], Any]] = {
-    "domains": _domains, "hands": _hands, "rng": _rng,
+    "domains": _domains, "hands": _hands, "rng": copy_rng,
     **{k: list.copy for k in ("players", "deck", "discard", "setup_done", "forbidden")},
     **{k: dict.copy for k in ("options", "scores", "setup_played")},
 }
@@ -94,4 +74,4 @@ def copy_state(s: GomState) -> GomState:
             fields[k] = v
         else:
             fields[k] = _BY_FIELD.get(k, _value)(v)
-    return _model(GomState, fields, s.__pydantic_fields_set__)
+    return rebuilt(s, fields)

@@ -12,12 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pydantic import BaseModel
-
-from rules.core import Rng
+from rules.core.state import copy_rng, rebuilt
 from rules.terra_sancta.state import TSState
-
-_set = object.__setattr__
 
 ATOMS = ("content", "stage", "turn_player", "turn", "quiet_turns", "damaged", "building", "attack_from",
          "last_move", "last_attack", "winner", "draw", "king_touched_by_ability")
@@ -26,26 +22,6 @@ LISTS = ("players", "order", "alive", "landing", "dice")
 """Lists of immutable values, copied with `list`."""
 DICTS = ("sides", "factions", "board")
 """Dicts of immutable values, copied with `dict`."""
-
-
-def _model(model: BaseModel, fields: dict[str, Any]) -> Any:
-    """A model of the same class with these field values, made without validation (they are
-    copies of a valid model's)."""
-    cls = type(model)
-    out = cls.__new__(cls)
-    _set(out, "__dict__", fields)
-    _set(out, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
-    _set(out, "__pydantic_extra__", None)
-    _set(out, "__pydantic_private__", None)
-    return out
-
-
-def copy_rng(rng: Rng) -> Rng:
-    """The generator with its own list of scripted outcomes."""
-    fields = dict(rng.__dict__)
-    fields["scripted"] = list(rng.scripted)
-    copied: Rng = _model(rng, fields)
-    return copied
 
 
 def _start_rolls(rolls: list[list[int]]) -> list[list[int]]:
@@ -66,5 +42,5 @@ def copy_state(s: TSState) -> TSState:
     for k, v in s.__dict__.items():
         copy = how[k]
         fields[k] = v if copy is None else copy(v)
-    copied: TSState = _model(s, fields)
+    copied: TSState = rebuilt(s, fields)
     return copied

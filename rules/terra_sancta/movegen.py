@@ -238,6 +238,11 @@ def move_targets(board: dict[int, Piece], sq: int, sheet: FactionSheet) -> set[i
 
 def shots(board: dict[int, Piece], sq: int, sheet: FactionSheet) -> list[Move]:
     """The Bots' hook: shots along a clear straight line at an enemy 2+ squares away, never a king."""
+    return [Move("shot", sq, to, crossed) for to, crossed in shot_lines(board, sq, sheet)]
+
+
+def shot_lines(board: dict[int, Piece], sq: int, sheet: FactionSheet) -> list[tuple[int, tuple[int, ...]]]:
+    """(target, the empty squares crossed) of each shot the piece on `sq` has (see `shots`)."""
     piece = board[sq]
     if piece.kind == "K":
         return []
@@ -249,7 +254,7 @@ def shots(board: dict[int, Piece], sq: int, sheet: FactionSheet) -> list[Move]:
             if other is None:
                 continue
             if dist >= 2 and other.owner != piece.owner and other.kind != "K":
-                out.append(Move("shot", sq, to, ray[:dist - 1]))
+                out.append((to, ray[:dist - 1]))
             break
     return out
 
