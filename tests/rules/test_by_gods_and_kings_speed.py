@@ -11,20 +11,11 @@ from rules.by_gods_and_kings import GAME as BGK
 from rules.by_gods_and_kings import cards, policy
 from rules.by_gods_and_kings.abilities import field_abilities, hand_abilities
 from rules.by_gods_and_kings.state import Hero
-from rules.core import Rng
+from tests.support.playout import automatic_positions
 
 
 def _positions(players: int, seeds: range, steps: int = 250):
-    names = [f"p{i}" for i in range(players)]
-    for seed in seeds:
-        s = BGK.setup(names, {}, seed)
-        chooser = Rng(seed=seed)
-        for _ in range(steps):
-            if BGK.result(s) is not None:
-                break
-            yield s
-            p = BGK.to_act(s)[0]
-            s = BGK.apply(s, p, BGK.auto_action(s, p, chooser).key).state
+    return automatic_positions(BGK, players, seeds, steps)
 
 
 def test_a_field_weighed_fires_what_the_character_with_that_field_would():

@@ -11,18 +11,11 @@ from rules.gods_of_magic import GAME as GOM
 from rules.gods_of_magic import content, copying, magic, moves, policy
 from rules.gods_of_magic.content import Suit, cards_of
 from rules.gods_of_magic.state import GomState
+from tests.support.playout import automatic_positions
 
 
 def _states(players: int, seed: int, steps: int = 400, options: dict[str, str] | None = None):
-    s = GOM.setup([f"p{i}" for i in range(players)], options or {}, seed)
-    chooser = Rng(seed=seed)
-    for _ in range(steps):
-        if GOM.result(s) is not None:
-            break
-        yield s
-        p = GOM.to_act(s)[0]
-        a = GOM.auto_action(s, p, chooser)
-        s = GOM.apply(s, p, a.key, "..." if a.text_prompt else None).state
+    return automatic_positions(GOM, players, [seed], steps, options)
 
 
 def _many() -> list[GomState]:

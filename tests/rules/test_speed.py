@@ -16,19 +16,11 @@ from rules.terra_sancta import GAME as TS
 from rules.terra_sancta import game as ts_game
 from rules.terra_sancta.game import TerraSancta
 from rules.terra_sancta.movegen import can_act, move_targets, piece_moves
+from tests.support.playout import automatic_positions
 
 
 def _ts_positions(players: int, seeds: range, steps: int = 400):
-    names = [f"p{i}" for i in range(players)]
-    for seed in seeds:
-        s = TS.setup(names, {"factions": "random"}, seed)
-        chooser = Rng(seed=seed)
-        for _ in range(steps):
-            if TS.result(s) is not None:
-                break
-            yield s
-            p = TS.to_act(s)[0]
-            s = TS.apply(s, p, TS.auto_action(s, p, chooser).key).state
+    return automatic_positions(TS, players, seeds, steps, {"factions": "random"})
 
 
 def test_terra_sancta_can_act_and_move_targets_agree_with_the_full_move_list():
@@ -110,15 +102,7 @@ def test_simulate_gives_the_same_figures_whatever_the_number_of_processes():
 
 
 def _gom_states(players: int, seed: int, steps: int = 300):
-    s = GOM.setup([f"p{i}" for i in range(players)], {"storytelling": "strict"}, seed)
-    chooser = Rng(seed=seed)
-    for _ in range(steps):
-        if GOM.result(s) is not None:
-            break
-        yield s
-        p = GOM.to_act(s)[0]
-        a = GOM.auto_action(s, p, chooser)
-        s = GOM.apply(s, p, a.key, "..." if a.text_prompt else None).state
+    return automatic_positions(GOM, players, [seed], steps, {"storytelling": "strict"})
 
 
 def test_gods_of_magic_apply_copies_the_domains_by_hand(monkeypatch):

@@ -20,19 +20,11 @@ from rules.guilty_gods import GAME as GG
 from rules.guilty_gods import combos, values
 from rules.guilty_gods.game import GuiltyGods
 from rules.guilty_gods.state import Move
+from tests.support.playout import automatic_positions
 
 
 def _bgk_positions(players: int, seeds: range, steps: int = 300):
-    names = [f"p{i}" for i in range(players)]
-    for seed in seeds:
-        s = BGK.setup(names, {}, seed)
-        chooser = Rng(seed=seed)
-        for _ in range(steps):
-            if BGK.result(s) is not None:
-                break
-            yield s
-            p = BGK.to_act(s)[0]
-            s = BGK.apply(s, p, BGK.auto_action(s, p, chooser).key).state
+    return automatic_positions(BGK, players, seeds, steps)
 
 
 # --- applying the automatic choice -----------------------------------------------------------

@@ -7,6 +7,7 @@ history, for a replay from (seed, actions)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -85,3 +86,20 @@ def replay(game: Game, players: list[str], options: dict[str, str], seed: int, h
     for player, key, text in history:
         state = game.apply(state, player, key, text).state
     return state
+
+
+def automatic_positions(game: Game, players: int, seeds: range | list[int], steps: int,
+                        options: dict[str, str] | None = None) -> Iterator[Any]:
+    """Every state of seeded games played by the automatic players (each seed's chooser is
+    `Rng(seed=seed)`; a form's line is "..."), at most `steps` per game, the final one excluded."""
+    names = [f"p{i}" for i in range(players)]
+    for seed in seeds:
+        s = game.setup(names, options or {}, seed)
+        chooser = Rng(seed=seed)
+        for _ in range(steps):
+            if game.result(s) is not None:
+                break
+            yield s
+            p = game.to_act(s)[0]
+            action = game.auto_action(s, p, chooser)
+            s = game.apply(s, p, action.key, "..." if action.text_prompt else None).state
