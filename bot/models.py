@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
@@ -76,6 +78,38 @@ class Memo:
         return found
 
 
+PARSED_KEPT = 512
+"""Parsed states kept in this process (with their memos), most recently used first: every busy
+table's current state, and some."""
+_parsed: OrderedDict[tuple[str, str], Memo] = OrderedDict()
+_parsed_lock = threading.Lock()  # renderers read sessions in worker threads
+
+
+def known_memo(game_id: str, state_json: str) -> Memo | None:
+    """The memo of a state this process parsed or made, found by its exact saved text (a state
+    is never changed once made, so equal text means an equal state: the next click at a table
+    reuses the state its last move made, with the actions and views already worked out)."""
+    key = (game_id, state_json)
+    with _parsed_lock:
+        found = _parsed.get(key)
+        if found is not None:
+            _parsed.move_to_end(key)
+        return found
+
+
+def remember_memo(game_id: str, state_json: str, memo: Memo) -> None:
+    with _parsed_lock:
+        _parsed[(game_id, state_json)] = memo
+        while len(_parsed) > PARSED_KEPT:
+            _parsed.popitem(last=False)
+
+
+def forget_memos() -> None:
+    """Drop every kept state (tests, and the benchmark's cold figures)."""
+    with _parsed_lock:
+        _parsed.clear()
+
+
 class Session(BaseModel):
     id: int
     guild_id: int | None
@@ -112,13 +146,23 @@ class Session(BaseModel):
         if self.state_json is None:
             raise ValueError(f"session {self.id} has no state (status {self.status})")
         if self._state is None:
-            self._state = self.game().load_state(self.state_json)
+            memo = known_memo(self.game_id, self.state_json)
+            if memo is None:
+                memo = Memo(self.game(), self.game().load_state(self.state_json))
+                remember_memo(self.game_id, self.state_json, memo)
+            self._state, self._memo = memo.state, memo
         return self._state
 
     def set_state(self, state: BaseModel | None) -> None:
-        """Replace the state (kept parsed, so the service does not parse it again)."""
-        self.state_json = None if state is None else self.game().dump_state(state)
-        self._state = state
+        """Replace the state (kept parsed, here and in this process's kept states, so neither
+        this click nor the next one at the table parses it again)."""
+        self._state, self._memo = state, None
+        if state is None:
+            self.state_json = None
+            return
+        self.state_json = self.game().dump_state(state)
+        self._memo = Memo(self.game(), state)
+        remember_memo(self.game_id, self.state_json, self._memo)
 
     def memo(self) -> Memo:
         """The legal actions and views of the current state, computed once each."""

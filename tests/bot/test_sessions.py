@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 import rules
-from bot.models import ActResult, Seat, Session
+from bot.models import ActResult, Seat, Session, forget_memos
 from bot.sessions import (
     TURN_TIMER_CHOICES,
     NotSeated,
@@ -522,3 +522,48 @@ async def test_real_games_run_through_the_service(service, game_id):
         assert (await service.end(s.id, ANN)).status == "abandoned"
     else:
         assert res.session.status == "finished" and res.result is not None
+
+
+async def test_the_next_action_reuses_the_state_the_last_one_made(tmp_path, clock, monkeypatch):
+    """A table's next click finds the state its last move made (with the actions and views
+    worked out for the answer), not a new parse of the saved text."""
+    store = await Store.open(tmp_path / "p.db")
+    svc = SessionService(store, clock=clock, seed_source=lambda: 1)
+    s = (await svc.start((await lobby(svc)).id, ANN)).session
+    pid, user = to_act(s)
+    made = (await svc.act(s.id, user, first_play(s, pid), version=s.version)).session
+    game = made.game()
+    parses = []
+    real_load = type(game).load_state
+
+    def counted(self, text):
+        parses.append(text)
+        return real_load(self, text)
+
+    monkeypatch.setattr(type(game), "load_state", counted)
+    again = await svc.get(s.id)  # a new Session object read from the database
+    assert again is not made and again.state_json == made.state_json
+    assert again.state() is made.state() and again.memo() is made.memo()
+    assert parses == []
+    # a text this process never made is parsed (once), and then kept as well
+    forget_memos()
+    assert (await svc.get(s.id)).state() == made.state()
+    assert (await svc.get(s.id)).state() is (await svc.get(s.id)).state()
+    assert parses == [made.state_json]
+    await store.close()
+
+
+def test_kept_states_are_bounded(monkeypatch):
+    import bot.models as models
+
+    monkeypatch.setattr(models, "PARSED_KEPT", 3)
+    forget_memos()
+    game = rules.get_game(HighCard.id)
+    texts = [game.dump_state(game.setup(["a", "b"], {}, seed)) for seed in range(5)]
+    sessions = [Session(id=i, guild_id=None, channel_id=1, game_id=HighCard.id, status="active",
+                        host_id=1, options={}, seats=[], state_json=t, version=1, created_at=0,
+                        updated_at=0) for i, t in enumerate(texts)]
+    for session in sessions:
+        session.state()
+    assert [models.known_memo(HighCard.id, t) is not None for t in texts] == [False, False, True, True, True]
+    forget_memos()

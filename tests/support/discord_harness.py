@@ -1193,19 +1193,21 @@ class DiscordHarness:
     # --- the REST fake --------------------------------------------------------------------
 
     async def _http_request(self, route: Route, *, files: Any = None, form: Any = None, **kwargs: Any) -> Any:
+        at = self.clock()  # the moment the bot makes the call (reading its body is the fake's work)
         body = _parse_body(kwargs.get("json"), form)
-        return self._handle("http", route, body, _read_files(files), kwargs.get("params"))
+        return self._handle("http", route, body, _read_files(files), kwargs.get("params"), at)
 
     async def _webhook_request(self, route: Route, *, payload: Any = None, multipart: Any = None,
                                files: Any = None, params: Any = None, **kwargs: Any) -> Any:
+        at = self.clock()
         body = _parse_body(payload, multipart)
-        return self._handle("webhook", route, body, _read_files(files), params)
+        return self._handle("webhook", route, body, _read_files(files), params, at)
 
     def _handle(self, via: str, route: Route, body: Any, files: list[tuple[str, bytes]],
-                params: dict | None) -> Any:
+                params: dict | None, at: float) -> Any:
         method = route.method
         path = route.url[len(Route.BASE):]
-        call = RestCall(method, path, body, files, via, dict(params) if params else None, at=self.clock())
+        call = RestCall(method, path, body, files, via, dict(params) if params else None, at=at)
         self.calls.append(call)
         for i, (f_method, f_regex, status, code, message) in enumerate(self._failures):
             if f_method in (method, "*") and f_regex.search(path):
