@@ -62,6 +62,7 @@ class Controller:
     def __init__(self, bot: discord.Client, service: SessionService):
         self.bot = bot
         self.service = service
+        service.before_save = table.draw_ahead  # pictures drawn while the move is written
         self.edits = EditQueue()
         self.token_life = TOKEN_LIFE
         # The latest interaction whose `@original` is a session's table (a click answered by

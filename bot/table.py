@@ -7,6 +7,7 @@ failed send never loses anything: the next render shows the committed state.
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -21,6 +22,8 @@ from bot.ui import ids
 from bot.ui.items import LobbyButton, OptionSelect, RecordSelect
 from bot.ui.layout import PER_ROW, ROWS, action_view
 from rules.core import Action, Event, name_players
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from bot.models import Session
@@ -188,9 +191,49 @@ async def render_table(session: Session, events: list[Event] | None = None,
     encoding an image never holds up the other tables on the event loop."""
     if session.state_json is None or not get_renderer(session.game_id).draws_pictures:
         return table_payload(session, events, pages, note)
+    ahead = _ahead.get(session.id)
+    if ahead is not None and ahead[0] == session.state_json and await _settled(ahead[1]):
+        return table_payload(session, events, pages, note)  # its pictures are drawn: no hop
     payload = await asyncio.to_thread(table_payload, session, events, pages, note, with_view=False)
     payload.view = table_view(session, pages)
     return payload
+
+
+_ahead: dict[int, tuple[str, asyncio.Future[bool]]] = {}
+"""Per session, the state whose pictures are being drawn ahead (its saved text) and the drawing."""
+
+
+def draw_ahead(session: Session) -> None:
+    """Start drawing the table's pictures of the state about to be saved, in a worker thread:
+    they are drawn while the move is written, and `render_table` finds them done (the service's
+    `before_save`; called on the event loop)."""
+    renderer = get_renderer(session.game_id)
+    if session.state_json is None or not renderer.draws_pictures:
+        return
+    memo = session.memo()
+    drawn = asyncio.get_running_loop().run_in_executor(None, lambda: renderer.draw_ahead(memo.view(None)))
+    _ahead[session.id] = (session.state_json, drawn)
+    drawn.add_done_callback(lambda _: _forget_ahead(session.id, drawn))
+
+
+def _forget_ahead(session_id: int, drawn: asyncio.Future[bool]) -> None:
+    """A drawing stays known for the moment its move's answer needs it (the next loop turns)."""
+    if not drawn.cancelled() and drawn.exception() is not None:  # render_table will say it again
+        log.warning("Drawing a table's pictures ahead failed: %r", drawn.exception())
+    asyncio.get_running_loop().call_later(5.0, _drop_ahead, session_id, drawn)
+
+
+def _drop_ahead(session_id: int, drawn: asyncio.Future[bool]) -> None:
+    if _ahead.get(session_id, (None, None))[1] is drawn:
+        del _ahead[session_id]
+
+
+async def _settled(drawn: asyncio.Future[bool]) -> bool:
+    """The drawing ahead finished with the pictures in the renderer's cache."""
+    try:
+        return await asyncio.shield(drawn)
+    except Exception:  # noqa: BLE001 - logged when it failed; the answer draws for itself
+        return False
 
 
 def private_actions(session: Session, player_id: str) -> list[Action]:

@@ -40,6 +40,13 @@ class GameRenderer(Generic[ViewT]):
         return [Panel(title=self.game.name, description=f"```{view.model_dump_json(indent=1)[:3900]}```",
                       colour=self.game.colour)]
 
+    def draw_ahead(self, view: ViewT) -> bool:
+        """Draw the pictures `table` will show for this view into the renderer's own cache (in a
+        worker thread, while the move is saved: bot/table.py `draw_ahead`); True if `table`
+        then draws nothing for this view (it may run on the event loop). Default: nothing
+        drawn ahead (False)."""
+        return False
+
     def private(self, view: ViewT, ctx: RenderContext) -> Panel:
         """One player's private view (their hand ...)."""
         return Panel(title=f"{self.game.name}: your view",

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Iterable
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from bot.render.base import GameRenderer, RenderContext
-from bot.render.drawing import centred, font, ink, palette_of, palette_png, rgb
+from bot.render.drawing import PackedRows, centred, font, ink, pack_rows, palette_of, rgb, rows_png
 from bot.render.panel import Panel
 from rules.core import Event, who
 from rules.terra_sancta.board import (
@@ -73,22 +74,108 @@ def _sides(view: TSView) -> tuple[str, ...]:
     return tuple(sorted(set(view.sides.values())))
 
 
+_drawing: dict[Position, threading.Event] = {}
+"""Positions being drawn now, and the event set when their picture is in `_boards`."""
+
+
 def draw_board(view: TSView) -> bytes:
     """The board as PNG bytes, drawn and encoded once per position (kept in a small cache shared
-    by every table: the renderers run in worker threads, hence the lock)."""
+    by every table: the renderers run in worker threads, hence the lock). A position already
+    being drawn (ahead, while its move was saved) is waited for, not drawn twice."""
     key = position(view)
+    while True:
+        with _boards_lock:
+            found = _boards.get(key)
+            if found is not None:
+                _boards.move_to_end(key)
+                return found
+            pending = _drawing.get(key)
+            mine = pending is None
+            if pending is None:
+                pending = _drawing[key] = threading.Event()
+        if mine:
+            break
+        pending.wait()  # then from the cache (or drawn here, if that drawing failed)
+    try:
+        data = _encode(view)  # drawn outside the lock: other tables go on
+        with _boards_lock:
+            _boards[key] = data
+            while len(_boards) > BOARD_CACHE:
+                _boards.popitem(last=False)
+        return data
+    finally:
+        with _boards_lock:
+            del _drawing[key]
+        pending.set()
+
+
+BANDS = [(0, MARGIN), *((MARGIN + i * CELL, MARGIN + (i + 1) * CELL) for i in range(SIZE)),
+         (BOARD_PX - MARGIN, BOARD_PX)]
+"""The board's rows in bands (top margin, each rank from the top, bottom margin), compressed
+each on its own: a move redraws the two or three ranks it touched and keeps the others' bytes."""
+BAND_CACHE = 4096
+"""Compressed bands kept (about a kilobyte each), most recently used first."""
+_bands: OrderedDict[tuple, PackedRows] = OrderedDict()
+
+
+def band_contents(view: TSView) -> list[tuple]:
+    """What each band of `BANDS` shows beyond the empty board of its sides: on every square of
+    its rank, what is drawn there in drawing order (highlights, then the piece); and the line of
+    the last attack across the ranks it spans. Equal contents draw equal rows."""
+    marks: dict[int, list[object]] = {}
+
+    def mark(names: Iterable[str], what: object) -> None:
+        for name in names:
+            marks.setdefault(parse_square(name), []).append(what)
+
+    mark(view.last_move or (), "move")
+    line = None
+    if view.last_attack:
+        frm, target, landed = view.last_attack
+        mark(sorted({frm, target, landed}), "attack")
+        ranks = tuple(sorted((parse_square(frm) // SIZE, parse_square(target) // SIZE)))
+        line = (frm, target, ranks)
+    mark([view.selected] if view.selected else (), "selected")
+    mark(view.landing, "landing")
+    mark(view.destinations, "destination")
+    mark(view.targets, "target")
+    for p in view.pieces:
+        wounded = p.hp < p.max_hp
+        mark([p.square], (p.kind, view.faction_colours.get(p.owner, FALLBACK_COLOUR),
+                          p.hp if wounded else 0, p.max_hp if wounded else 0))
+    out: list[tuple] = [("top",)]
+    for i in range(SIZE):
+        rank = SIZE - 1 - i
+        squares = tuple((sq, tuple(marks[sq])) for sq in range(rank * SIZE, (rank + 1) * SIZE) if sq in marks)
+        crossed = line if line is not None and line[2][0] <= rank <= line[2][1] else None
+        out.append((rank, squares, crossed))
+    out.append(("bottom",))
+    return out
+
+
+def _encode(view: TSView) -> bytes:
+    """The board's PNG from its bands: those already compressed for another position are
+    reused; the board is painted only if a band is new, and only new bands are compressed."""
+    palette_key = _palette_key(view)
+    palette = _palette(view)
+    keys = [(palette_key, content) for content in band_contents(view)]
     with _boards_lock:
-        found = _boards.get(key)
-        if found is not None:
-            _boards.move_to_end(key)
-            return found
-    img = paint_board(view)  # drawn outside the lock: other tables go on
-    data = palette_png(img, palette=_palette(view))
-    with _boards_lock:
-        _boards[key] = data
-        while len(_boards) > BOARD_CACHE:
-            _boards.popitem(last=False)
-    return data
+        bands: list[PackedRows | None] = [_bands.get(k) for k in keys]
+        for k, band in zip(keys, bands, strict=True):
+            if band is not None:
+                _bands.move_to_end(k)
+    missing = [i for i, band in enumerate(bands) if band is None]
+    if missing:
+        img = paint_board(view)
+        for i in missing:
+            top, bottom = BANDS[i]
+            bands[i] = pack_rows(img.crop((0, top, BOARD_PX, bottom)), palette)
+        with _boards_lock:
+            for i in missing:
+                _bands[keys[i]] = bands[i]  # type: ignore[assignment]  # filled just above
+            while len(_bands) > BAND_CACHE:
+                _bands.popitem(last=False)
+    return rows_png(BOARD_PX, BOARD_PX, palette, [b for b in bands if b is not None])
 
 
 FALLBACK_COLOUR = "#888888"
@@ -100,13 +187,18 @@ FIXED_COLOURS = [MOVE_COLOUR, ATTACK_COLOUR, SELECT_COLOUR, *HEALTH_COLOURS, (40
 _palettes: OrderedDict[tuple, Image.Image] = OrderedDict()
 
 
+def _palette_key(view: TSView) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The colours a board of this view may show and the sides whose crowns it draws."""
+    return tuple(sorted(set(view.faction_colours.values()) | {FALLBACK_COLOUR})), _sides(view)
+
+
 def _palette(view: TSView) -> Image.Image:
     """The palette of every board with these sides and faction colours, worked out once from a
     swatch of what such a board can show (the empty board, every piece of every colour in play,
     whole and wounded, the highlight colours): reducing a picture to a known palette is many
     times faster than finding one, and the same position always gives the same picture."""
-    colours = tuple(sorted(set(view.faction_colours.values()) | {FALLBACK_COLOUR}))
-    key = (colours, _sides(view))
+    key = _palette_key(view)
+    colours = key[0]
     with _boards_lock:
         found = _palettes.get(key)
         if found is not None:
@@ -319,6 +411,11 @@ class TerraSanctaRenderer(GameRenderer[TSView]):
             panel.image_name = "terra-sancta.png"
             panel.text_art = text_board(view)
         return [panel]
+
+    def draw_ahead(self, view: TSView) -> bool:
+        if view.pieces:
+            draw_board(view)
+        return True
 
     def private(self, view: TSView, ctx: RenderContext) -> Panel:
         me = view.viewer

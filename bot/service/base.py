@@ -151,6 +151,9 @@ class ServiceBase:
         self.shard_count: int | None = None
         self.shard_ids: list[int] | None = None
         self.lease = 60.0
+        # Called with a session whose new state is about to be written (the Discord layer
+        # starts drawing its pictures then, so they are drawn while the move is saved).
+        self.before_save: Callable[[Session], None] | None = None
 
     # --- plumbing ---------------------------------------------------------------
     @asynccontextmanager

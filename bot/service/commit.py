@@ -148,6 +148,11 @@ class CommitService(ServiceBase):
         before = set(game.to_act(change.old_state)) if change.old_state is not None else set()
         newly = [p for p in change.humans_to_act(change.state) if p not in before] \
             if session.status == "active" else []
+        if self.before_save is not None and session.state_json is not None:
+            try:
+                self.before_save(session)
+            except Exception:  # noqa: BLE001 - a picture drawn early is a nicety: the move goes on
+                log.exception("Preparing session %s before its save failed", session.id)
         await self._save(session, change.base_version, seats=session.seats != change.old_seats,
                          log_rows=change.log, results=results, records=kept)
         return ActResult(session=session, events=change.events,

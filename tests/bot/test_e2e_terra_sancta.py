@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from tests.bot.e2e import ALICE, BOB, CAROL, CHANNEL, make_bot, open_table, play_auto_move
@@ -84,23 +86,44 @@ async def test_turn_ping_replaces_itself_when_nothing_is_sent_by_dm(db):
 
 async def test_the_board_picture_is_drawn_off_the_event_loop(db, monkeypatch):
     """Drawing and encoding the PNG takes milliseconds: it happens in a worker thread, so
-    other tables keep being served meanwhile."""
+    other tables keep being served meanwhile; a move's board is drawn while the move is saved
+    (the answer then takes it from the cache, without a hop to a thread of its own)."""
     import threading
 
-    from bot.render.terra_sancta import TerraSanctaRenderer
+    from bot import table as tables
+    from bot.render import terra_sancta as board
 
     threads: list[str] = []
-    real = TerraSanctaRenderer.table
+    real = board._encode
 
-    def table(self, view, ctx):
+    def encode(view):
         threads.append(threading.current_thread().name)
-        return real(self, view, ctx)
+        return real(view)
 
-    monkeypatch.setattr(TerraSanctaRenderer, "table", table)
+    monkeypatch.setattr(board, "_encode", encode)
     bot = make_bot(db, seed=3)
+    saved_while_drawing: list[bool] = []
     async with DiscordHarness(bot) as h:
         table_msg = await open_table(h, "terra-sancta", [ALICE], bots=1, options="factions=random")
         assert table_msg.attachments  # the board is there
+        store = bot.service.store
+        real_save = store.save
+
+        async def save(session, expected, **kw):
+            ahead = tables._ahead.get(session.id)
+            saved_while_drawing.append(ahead is not None and ahead[0] == session.state_json)
+            return await real_save(session, expected, **kw)
+
+        monkeypatch.setattr(store, "save", save)
+        hops = []
+        real_hop = asyncio.to_thread
+        monkeypatch.setattr(tables.asyncio, "to_thread", lambda *a, **k: hops.append(1) or real_hop(*a, **k))
+        for _ in range(6):
+            before = table_msg.attachments.get(IMAGE)
+            assert await play_auto_move(h, bot) is not None
+            assert table_msg.attachments.get(IMAGE) != before
         await h.slash("game status", user=ALICE, channel=CHANNEL)
     main = threading.main_thread().name
     assert threads and all(name != main for name in threads)
+    assert saved_while_drawing and all(saved_while_drawing)
+    assert hops == []  # the answers (and the status just after) took the boards drawn ahead

@@ -81,14 +81,15 @@ def test_a_position_is_drawn_and_encoded_once(monkeypatch):
     from bot.render import terra_sancta as board
 
     monkeypatch.setattr(board, "_boards", type(board._boards)())
+    monkeypatch.setattr(board, "_bands", type(board._bands)())
     painted, encoded = [], []
-    paint, encode = board.paint_board, board.palette_png
+    paint, encode = board.paint_board, board.pack_rows
     monkeypatch.setattr(board, "paint_board", lambda v: painted.append(1) or paint(v))
-    monkeypatch.setattr(board, "palette_png", lambda img, **kw: encoded.append(1) or encode(img, **kw))
+    monkeypatch.setattr(board, "pack_rows", lambda img, pal: encoded.append(1) or encode(img, pal))
     s, _ = _midgame(2, 40)
     first = draw_board(GAME.view(s, None))
     again = draw_board(GAME.view(s, "p0"))  # another view of the same position
-    assert again == first and (len(painted), len(encoded)) == (1, 1)
+    assert again == first and (len(painted), len(encoded)) == (1, len(board.BANDS))
     p = GAME.to_act(s)[0]
     moved = GAME.apply(s, p, GAME.auto_action(s, p, Rng(seed=1)).key).state
     if GAME.view(moved, None).selected != GAME.view(s, None).selected:  # a new highlight: drawn anew
@@ -255,3 +256,49 @@ def test_a_position_gives_the_same_picture_whichever_board_came_first(monkeypatc
         draw_board(GAME.view(first, None))
         pictures.append(draw_board(GAME.view(late, None)))
     assert pictures[0] == pictures[1]
+
+
+def test_a_new_position_compresses_only_the_bands_it_changed_and_shows_exactly_its_board(monkeypatch):
+    """The board is compressed in bands of rows; a band whose contents were seen before keeps its
+    bytes. Whatever came before, the picture decodes to exactly the painted board reduced to the
+    palette (a band's contents must name everything drawn in it), and a move touches few bands."""
+    from bot.render import terra_sancta as board
+
+    monkeypatch.setattr(board, "_boards", type(board._boards)())
+    monkeypatch.setattr(board, "_bands", type(board._bands)())
+    packed, pack = [], board.pack_rows
+    monkeypatch.setattr(board, "pack_rows", lambda img, pal: packed.append(1) or pack(img, pal))
+    fresh = []
+    for players, seed in ((2, 5), (4, 6)):
+        s = GAME.setup([f"p{i}" for i in range(players)], {"factions": "random"}, seed=seed)
+        chooser = Rng(seed=seed)
+        for _ in range(70):
+            if GAME.result(s):
+                break
+            view = GAME.view(s, None)
+            before = len(packed)
+            shown = Image.open(io.BytesIO(draw_board(view)))
+            expected = board.paint_board(view).quantize(palette=board._palette(view), dither=Image.Dither.NONE)
+            assert shown.mode == "P" and shown.size == expected.size
+            assert shown.tobytes() == expected.tobytes()
+            assert shown.getpalette()[:384] == expected.getpalette()[:384]
+            fresh.append(len(packed) - before)
+            p = GAME.to_act(s)[0]
+            s = GAME.apply(s, p, GAME.auto_action(s, p, chooser).key).state
+    later = sorted(fresh[5:])
+    assert later[len(later) // 2] <= 4, fresh  # most positions compress a few of the 14 bands
+
+
+def test_a_band_png_is_a_png():
+    import zlib
+
+    from bot.render.drawing import adler32_combine, pack_rows, rows_png
+
+    picture = Image.new("RGB", (30, 20), (10, 200, 30))
+    picture.paste((250, 0, 0), (5, 5, 25, 12))
+    palette = picture.quantize(4)
+    bands = [pack_rows(picture.crop((0, top, 30, bottom)), palette) for top, bottom in ((0, 7), (7, 8), (8, 20))]
+    decoded = Image.open(io.BytesIO(rows_png(30, 20, palette, bands)))
+    assert decoded.convert("RGB").tobytes() == picture.tobytes()
+    one, two = b"some rows" * 999, b"more" * 12345
+    assert adler32_combine(zlib.adler32(one), zlib.adler32(two), len(two)) == zlib.adler32(one + two)

@@ -567,3 +567,21 @@ def test_kept_states_are_bounded(monkeypatch):
         session.state()
     assert [models.known_memo(HighCard.id, t) is not None for t in texts] == [False, False, True, True, True]
     forget_memos()
+
+
+async def test_a_failing_preparation_before_the_save_does_not_lose_the_move(tmp_path, clock):
+    store = await Store.open(tmp_path / "p.db")
+    svc = SessionService(store, clock=clock, seed_source=lambda: 1)
+    s = (await svc.start((await lobby(svc)).id, ANN)).session
+    seen = []
+
+    def broken(session):
+        seen.append(session.version)
+        raise RuntimeError("no pictures today")
+
+    svc.before_save = broken
+    pid, user = to_act(s)
+    res = await svc.act(s.id, user, first_play(s, pid), version=s.version)
+    assert seen == [s.version + 1] and (await svc.get(s.id)).version == s.version + 1
+    assert res.session.state_json == (await svc.get(s.id)).state_json
+    await store.close()
