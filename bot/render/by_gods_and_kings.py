@@ -7,7 +7,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from bot.render.base import GameRenderer, RenderContext
-from bot.render.drawing import centred, font, png
+from bot.render.drawing import Pictures, centred, font, palette_png
 from bot.render.panel import DESCRIPTION_MAX, FIELD_VALUE_MAX, Panel, clip
 from rules.by_gods_and_kings import cards
 from rules.by_gods_and_kings.view import BgkView, UnitView
@@ -127,6 +127,18 @@ def _draw_unit(d: ImageDraw.ImageDraw, x: int, y: int, unit: UnitView, acting: b
                font=font(11), fill=(30, 90, 160))
 
 
+BATTLEFIELDS = Pictures()
+"""Battlefield pictures kept by the units they show (and whose turn it is)."""
+
+
+def battlefield_picture(view: BgkView) -> bytes | None:
+    """The table's picture of the battle, if anyone is on the field (kept in `BATTLEFIELDS`)."""
+    if not (view.foes or view.party):
+        return None
+    key = view.model_dump_json(include={"foes", "party", "npcs", "actor"})
+    return BATTLEFIELDS.get(key, lambda: draw_battlefield(view))
+
+
 def draw_battlefield(view: BgkView) -> bytes:
     """The enemies above, the party (and NPCs) below: HP bars, statuses, Fields as card faces."""
     top_row = view.foes
@@ -141,7 +153,7 @@ def draw_battlefield(view: BgkView) -> bytes:
         for i, unit in enumerate(row):
             _draw_unit(d, MARGIN + i * (UNIT_W + GAP), MARGIN + r * (UNIT_H + GAP), unit,
                        unit.id == view.actor)
-    return png(image)
+    return palette_png(image)
 
 
 class ByGodsAndKingsRenderer(GameRenderer[BgkView]):
@@ -171,10 +183,15 @@ class ByGodsAndKingsRenderer(GameRenderer[BgkView]):
         if view.stash:
             panel.add("Loot to share", clip(", ".join(view.stash), FIELD_VALUE_MAX))
         panel.footer = f"draw pile {view.deck_count} · discard {view.discard_count}"
-        if view.foes or view.party:
-            panel.image_png = draw_battlefield(view)
+        picture = battlefield_picture(view)
+        if picture is not None:
+            panel.image_png = picture
             panel.image_name = "battlefield.png"
         return [panel]
+
+    def draw_ahead(self, view: BgkView) -> bool:
+        battlefield_picture(view)
+        return True
 
     def private(self, view: BgkView, ctx: RenderContext) -> Panel:
         mine = [u for u in view.party if u.id in view.controlled]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from bot.render.base import GameRenderer, RenderContext
-from bot.render.drawing import centred, font, png
+from bot.render.drawing import Pictures, centred, font, palette_png
 from bot.render.panel import DESCRIPTION_MAX, FIELD_VALUE_MAX, Panel, clip
 from rules.core import who
 from rules.guilty_gods.content import CreatureDef
@@ -106,6 +106,20 @@ def _draw_card(d: ImageDraw.ImageDraw, x: int, y: int, placed: PlacedView,
         centred(d, x + CARD_W / 2, y + 100, text, font(14), colour)
 
 
+COMBATS = Pictures()
+"""Combat pictures kept by the moves they show: a table edited again (a cheer, a timer, the
+picture drawn ahead while the move was saved) does not draw it again."""
+
+
+def combat_picture(view: GgView) -> bytes | None:
+    """The table's picture of the combat under way, if any (kept in `COMBATS`)."""
+    attack, defense = view.attack, view.defense
+    if attack is None:
+        return None
+    key = (attack.model_dump_json(), defense.model_dump_json() if defense else None)
+    return COMBATS.get(key, lambda: draw_combat(attack, defense))
+
+
 def draw_combat(attack: MoveView, defense: MoveView | None) -> bytes:
     """The attack's cards above, the defense's below, each facing the card it meets."""
     width_cards = max(len(attack.row), max((p.facing + 1 for p in defense.row), default=0)
@@ -122,7 +136,7 @@ def draw_combat(attack: MoveView, defense: MoveView | None) -> bytes:
             (90, 90, 90))
     for p in defense.row if defense else []:
         _draw_card(d, MARGIN + p.facing * (CARD_W + GAP), MARGIN + CARD_H + 40, p)
-    return png(image)
+    return palette_png(image)
 
 
 class GuiltyGodsRenderer(GameRenderer[GgView]):
@@ -141,11 +155,16 @@ class GuiltyGodsRenderer(GameRenderer[GgView]):
             fired = ", ".join(view.combat.fired) or "none"
             panel.add("Combat", f"damage **{view.combat.damage}** (through the spheres {view.combat.raw}); "
                                 f"skills fired: {clip(fired, 600)}")
-        if view.attack is not None:
-            panel.image_png = draw_combat(view.attack, view.defense)
+        picture = combat_picture(view)
+        if picture is not None:
+            panel.image_png = picture
             panel.image_name = "combat.png"
         panel.footer = f"Turn {view.turn}" + (" · the first turn: no summoner power" if view.first_turn else "")
         return [panel]
+
+    def draw_ahead(self, view: GgView) -> bool:
+        combat_picture(view)
+        return True
 
     def private(self, view: GgView, ctx: RenderContext) -> Panel:
         hand = view.hand or []

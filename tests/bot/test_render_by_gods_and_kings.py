@@ -51,3 +51,26 @@ def test_the_battlefield_picture_has_a_card_for_each_unit():
     columns = max(len(view.foes), len(view.party) + len(view.npcs))
     assert image.format == "PNG" and image.width >= 2 * MARGIN + columns * UNIT_W
     assert panel.image_name == "battlefield.png" and ByGodsAndKingsRenderer.draws_pictures
+
+
+def test_a_battlefield_picture_is_drawn_once_per_battlefield(monkeypatch):
+    from bot.render import by_gods_and_kings as module
+
+    module.BATTLEFIELDS.clear()
+    drawn, real = [], module.draw_battlefield
+    monkeypatch.setattr(module, "draw_battlefield", lambda v: drawn.append(1) or real(v))
+    renderer = ByGodsAndKingsRenderer(GAME)
+    s = GAME.setup(["a", "b"], {"party": "4"}, 3)
+    rng = Rng(seed=1)
+    pictures = set()
+    for _ in range(60):
+        view = GAME.view(s, None)
+        assert renderer.draw_ahead(view) is True
+        before = len(drawn)
+        picture = renderer.table(view, RenderContext())[0].image_png
+        assert len(drawn) == before  # drawn ahead: the render takes it
+        if picture is not None:
+            pictures.add(picture)
+        p = rng.choice(GAME.to_act(s))
+        s = GAME.apply(s, p, GAME.auto_action(s, p, rng).key).state
+    assert len(drawn) == len(pictures) > 5  # one drawing per battlefield shown

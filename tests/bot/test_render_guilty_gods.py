@@ -46,3 +46,36 @@ def test_a_hand_is_only_in_its_owners_view():
         hand = s.seats[player].hand
         assert hand and all(s.cards[c].name in mine for c in hand)
     assert "Your hand" not in table
+
+
+def test_a_combat_picture_is_drawn_once_per_combat_and_ahead(monkeypatch):
+    """The picture is kept by the moves it shows: drawn ahead (while the move is saved), the
+    table's render then takes it; another combat gets its own picture."""
+    from bot.render import guilty_gods as module
+
+    module.COMBATS.clear()
+    drawn, real = [], module.draw_combat
+    monkeypatch.setattr(module, "draw_combat", lambda a, d: drawn.append(1) or real(a, d))
+    renderer = GuiltyGodsRenderer(GAME)
+    view = GAME.view(_to_combat(), None)
+    assert renderer.draw_ahead(view) is True and len(drawn) == 1
+    panel = renderer.table(view, RenderContext())[0]
+    assert panel.image_png == module.combat_picture(view) and len(drawn) == 1
+    other = GAME.view(_to_combat(seed=5), None)
+    assert (other.attack, other.defense) != (view.attack, view.defense)
+    assert renderer.table(other, RenderContext())[0].image_png != panel.image_png and len(drawn) == 2
+    picture = Image.open(io.BytesIO(panel.image_png))
+    assert picture.mode == "P" and len(panel.image_png) < 12_000
+
+
+def test_a_font_is_loaded_once_per_size_and_thread():
+    import threading
+
+    from bot.render.drawing import font
+
+    assert font(13) is font(13) and font(13) is not font(14)
+    elsewhere = []
+    worker = threading.Thread(target=lambda: elsewhere.append(font(13)))
+    worker.start()
+    worker.join()
+    assert elsewhere[0] is not font(13)  # FreeType: one thread at a time per font
