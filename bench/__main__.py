@@ -34,9 +34,6 @@ from pathlib import Path
 import rules
 from bench import latency as clicks
 from bench.simulation import player_counts, simulation_times
-from bot.app import build_bot
-from bot.config import Settings
-from bot.ui import ids
 from rules.core import Rng
 
 BENCH_GAME = "gods-of-magic"
@@ -110,96 +107,6 @@ def state_sizes(games: int) -> list[tuple[str, int, dict[str, str], int]]:
     return out
 
 
-class Table:
-    """One session at the harness table, with helpers to click the move the automatic player would choose."""
-
-    def __init__(self, h, channel: int, users: list[int]):
-        self.h, self.channel, self.users = h, channel, users
-        self.session_id: int | None = None
-
-    async def open(self, bot) -> None:
-        h, host = self.h, self.users[0]
-        reply = await h.slash("game new", user=host, channel=self.channel, options={"game": BENCH_GAME})
-        lobby = reply.message
-        for u in self.users[1:]:
-            await h.click(lobby, h.find_button(lobby, "Join"), user=u)
-        await h.click(h.messages_in(self.channel)[-1], h.find_button(h.messages_in(self.channel)[-1], "Start"),
-                      user=host)
-        session = await bot.service.active_in_channel(self.channel)
-        self.session_id = session.id
-
-    async def next_click(self, bot):
-        """(message, custom_id, values, user) for the automatic player's choice of the player to act."""
-        session = await bot.service.get(self.session_id)
-        if session.status != "active":
-            return None
-        game, state = session.game(), session.state()
-        pid = game.to_act(state)[0]
-        seat = session.seat(pid)
-        action = game.auto_action(state, pid, Rng(seed=session.version))
-        candidates = [m for m in self.h.messages_in(self.channel)] + self.h.dms_to(seat.user_id)
-        for message in reversed(candidates):
-            for row in message.components:
-                for comp in row.get("components", []):
-                    cid = comp.get("custom_id", "")
-                    parsed = ids.parse(cid)
-                    if parsed is None or parsed.session_id != session.id \
-                            or not session.current_for(seat, parsed.version):
-                        continue
-                    if comp.get("type") == 2 and parsed.kind == "action" and parsed.key == action.key:
-                        return message, cid, None, seat.user_id, action
-                    if comp.get("type") == 3 and parsed.kind == "select" and \
-                            any(o["value"] == action.key for o in comp.get("options", [])):
-                        return message, cid, [action.key], seat.user_id, action
-        return None
-
-    async def step(self, bot) -> float | None:
-        found = await self.next_click(bot)
-        if found is None:
-            return None
-        message, cid, values, user, action = found
-        if action.text_prompt:
-            return None
-        t0 = time.perf_counter()
-        if values is None:
-            reply = await self.h.click(message, cid, user=user)
-        else:
-            reply = await self.h.select(message, cid, values, user=user)
-        first = min((c.at for c in reply.calls if getattr(c, "via", "") == "webhook"), default=None)
-        return (first - t0) if first is not None else (time.perf_counter() - t0)
-
-
-async def latency(samples: int, sessions: int,
-                  database: str | None = None) -> tuple[list[float], list[float]]:
-    from tests.support.discord_harness import DiscordHarness
-
-    with tempfile.TemporaryDirectory() as tmp:
-        channels = tuple(3000 + i for i in range(sessions))
-        members = {100 + i: f"Player {i}" for i in range(2 * sessions)}
-        settings = Settings(database_path=Path(tmp) / "bench.db", database_url=database,
-                            discord_token="x")
-        bot = build_bot(settings, run_timers=False)
-        async with DiscordHarness(bot, channel_ids=channels, members=members) as h:
-            tables = [Table(h, ch, [100 + 2 * i, 101 + 2 * i]) for i, ch in enumerate(channels)]
-            for t in tables:
-                await t.open(bot)
-            single: list[float] = []
-            t = tables[0]
-            while len(single) < samples:
-                took = await t.step(bot)
-                if took is None:
-                    await h.slash("game end", user=t.users[0], channel=t.channel)
-                    await t.open(bot)
-                    continue
-                single.append(took)
-            concurrent: list[float] = []
-            for _round in range(max(1, samples // sessions)):
-                results = await asyncio.gather(*(tt.step(bot) for tt in tables))
-                concurrent += [r for r in results if r is not None]
-        await bot.close()
-    return single, concurrent
-
-
 async def commit_cost(commits: int) -> dict[str, float]:
     """Median seconds of one session save (the compare-and-set commit of a move) with
     synchronous=FULL, what the bot uses, and NORMAL, measured interleaved on the same disk."""
@@ -246,10 +153,11 @@ def compare_backends(database: str, samples: int, throughput: float = 0.0, sessi
             return 2
         database = asyncio.run(server.new_database())
     try:
+        print("one action, from its INTERACTION_CREATE frame to the committed answer, one table "
+              "clicked at a time (bench/latency.py):")
         for name, target in (("sqlite", None), ("postgresql", database)):
-            single, _ = asyncio.run(latency(samples, 1, target))
-            print(f"action latency on {name}, 1 session ({len(single)} actions): median "
-                  f"{statistics.median(single) * 1000:.2f} ms, p99 {pct(single, 0.99) * 1000:.2f} ms")
+            for figures in asyncio.run(clicks.measure_all(samples, database=target)):
+                print(f"  {name:<10} {figures.plain_line()}")
         if throughput > 0:
             from bench import throughput as tp
 

@@ -62,6 +62,11 @@ class Figures:
         """The floor's median: the medians of its parts, added."""
         return sum(statistics.median(p) for p in (self.parse, self.rules, self.commit))
 
+    def plain_line(self) -> str:
+        """The action's own figures (no floor)."""
+        return (f"{self.label:<20} {len(self.actions):4} actions: median "
+                f"{statistics.median(self.actions) * 1000:6.2f} ms, p99 {pct(self.actions, 0.99) * 1000:6.2f} ms")
+
     def line(self) -> str:
         ms = 1000
         median, p99, floor = statistics.median(self.actions), pct(self.actions, 0.99), self.floor
@@ -139,13 +144,16 @@ def parse_floor(bot: discord.Client, frame: str) -> float:
 
 
 async def measure_game(label: str, game_id: str, people: int, options: str | None,
-                       samples: int, tmp: Path) -> Figures:
+                       samples: int, tmp: Path, database: str | None = None,
+                       channel: int = 4000) -> Figures:
+    """The figures of `samples` clicks at one table of this game, on a SQLite file in `tmp` or on
+    `database` (a PostgreSQL URL: the floor stays SQLite's, so only the action's own figures
+    compare)."""
     from tests.bot.e2e import auto_choice, open_table, play_auto_move
     from tests.support.discord_harness import DiscordHarness
 
     users = [100 + i for i in range(people)]
-    channel = 4000
-    settings = Settings(database_path=tmp / f"{game_id}.db", discord_token="x")
+    settings = Settings(database_path=tmp / f"{game_id}.db", database_url=database, discord_token="x")
     bot = build_bot(settings, run_timers=False)
     figures = Figures(label)
     commit = OneHopCommit(tmp / f"{game_id}-floor.db")
@@ -196,11 +204,13 @@ def _dump_time(game: Any, state_json: str) -> float:
     return time.perf_counter() - t0
 
 
-async def measure_all(samples: int, cases: list[tuple[str, str, int, str | None]] = CASES) -> list[Figures]:
+async def measure_all(samples: int, cases: list[tuple[str, str, int, str | None]] = CASES,
+                      database: str | None = None) -> list[Figures]:
     out = []
     with tempfile.TemporaryDirectory() as tmp:
-        for label, game_id, people, options in cases:
-            out.append(await measure_game(label, game_id, people, options, samples, Path(tmp)))
+        for i, (label, game_id, people, options) in enumerate(cases):
+            out.append(await measure_game(label, game_id, people, options, samples, Path(tmp),
+                                          database, channel=4000 + i))
     return out
 
 

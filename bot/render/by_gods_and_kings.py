@@ -189,10 +189,6 @@ class ByGodsAndKingsRenderer(GameRenderer[BgkView]):
             panel.image_name = "battlefield.png"
         return [panel]
 
-    def draw_ahead(self, view: BgkView) -> bool:
-        battlefield_picture(view)
-        return True
-
     def private(self, view: BgkView, ctx: RenderContext) -> Panel:
         mine = [u for u in view.party if u.id in view.controlled]
         panel = Panel(title=f"Your characters ({len(mine)})",

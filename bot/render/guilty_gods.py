@@ -162,10 +162,6 @@ class GuiltyGodsRenderer(GameRenderer[GgView]):
         panel.footer = f"Turn {view.turn}" + (" · the first turn: no summoner power" if view.first_turn else "")
         return [panel]
 
-    def draw_ahead(self, view: GgView) -> bool:
-        combat_picture(view)
-        return True
-
     def private(self, view: GgView, ctx: RenderContext) -> Panel:
         hand = view.hand or []
         lines = [creature_line(c) for c in hand]

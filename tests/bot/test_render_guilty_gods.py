@@ -48,9 +48,9 @@ def test_a_hand_is_only_in_its_owners_view():
     assert "Your hand" not in table
 
 
-def test_a_combat_picture_is_drawn_once_per_combat_and_ahead(monkeypatch):
-    """The picture is kept by the moves it shows: drawn ahead (while the move is saved), the
-    table's render then takes it; another combat gets its own picture."""
+def test_a_combat_picture_is_drawn_once_per_combat(monkeypatch):
+    """The picture is kept by the moves it shows: the table's next render (another edit, the
+    status) takes it; another combat gets its own picture."""
     from bot.render import guilty_gods as module
 
     module.COMBATS.clear()
@@ -58,8 +58,8 @@ def test_a_combat_picture_is_drawn_once_per_combat_and_ahead(monkeypatch):
     monkeypatch.setattr(module, "draw_combat", lambda a, d: drawn.append(1) or real(a, d))
     renderer = GuiltyGodsRenderer(GAME)
     view = GAME.view(_to_combat(), None)
-    assert renderer.draw_ahead(view) is True and len(drawn) == 1
     panel = renderer.table(view, RenderContext())[0]
+    assert renderer.table(view, RenderContext())[0].image_png == panel.image_png and len(drawn) == 1
     assert panel.image_png == module.combat_picture(view) and len(drawn) == 1
     other = GAME.view(_to_combat(seed=5), None)
     assert (other.attack, other.defense) != (view.attack, view.defense)
