@@ -70,6 +70,10 @@ class Memo:
             found = self._actions[player_id] = self.game.legal_actions(self.state, player_id)
         return found
 
+    def known_actions(self, player_id: str) -> list[Action] | None:
+        """This player's legal actions if already worked out (else None: nothing is computed)."""
+        return self._actions.get(player_id)
+
     def view(self, viewer: str | None) -> BaseModel:
         """The game's view of the state for this viewer (None: the table)."""
         found = self._views.get(viewer)

@@ -106,6 +106,10 @@ class Change:
              before: list[Event] | None = None) -> None:
         """Apply one action (IllegalAction propagates and nothing is recorded)."""
         assert self.state is not None
+        if self.state is self.old_state and self.old_memo is not None and isinstance(action, str):
+            known = self.old_memo.known_actions(player_id)
+            if known is not None:  # the rules' apply looks the key up there (games that can)
+                self.game.offer_to_auto(self.state, player_id, known)
         outcome = self.game.apply(self.state, player_id, action, text=text)
         key = action.key if isinstance(action, Action) else action
         self.state = outcome.state

@@ -585,3 +585,31 @@ async def test_a_failing_preparation_before_the_save_does_not_lose_the_move(tmp_
     assert seen == [s.version + 1] and (await svc.get(s.id)).version == s.version + 1
     assert res.session.state_json == (await svc.get(s.id)).state_json
     await store.close()
+
+
+async def test_a_move_is_found_among_the_actions_already_worked_out(tmp_path, clock, monkeypatch):
+    """A click's move is looked up among the mover's legal actions the answer before already
+    built (the rules' `offer_to_auto`), not among a second set built by `apply`."""
+    store = await Store.open(tmp_path / "p.db")
+    svc = SessionService(store, clock=clock, seed_source=lambda: 1)
+    s = (await svc.start((await lobby(svc, "gods-of-magic", players=(BOB,))).id, ANN)).session
+    game = s.game()
+    for _ in range(6):
+        loaded = await svc.get(s.id)
+        old = loaded.state()
+        pid, user = to_act(loaded)
+        key = game.auto_action(old, pid, Rng(seed=loaded.version)).key
+        game._offered = None  # what the automatic choice just offered does not count
+        loaded.legal_actions(pid)  # the table's buttons were built from these
+        built: list[tuple[bool, str]] = []
+        real = type(game).legal_actions
+
+        def counted(self, state, player, _real=real, _old=old, _built=built):
+            _built.append((state is _old, player))
+            return _real(self, state, player)
+
+        monkeypatch.setattr(type(game), "legal_actions", counted)
+        s = (await svc.act(s.id, user, key, version=loaded.version, loaded=loaded)).session
+        monkeypatch.setattr(type(game), "legal_actions", real)
+        assert (True, pid) not in built  # the mover's actions on the old state: not built again
+    await store.close()
