@@ -66,7 +66,7 @@ def make_save(s: BgkState, uid: str, card: str | None, events: list[Event]) -> N
     passed = total >= step.target
     how = f"{short} {own} + {cards.name(card)}" if card else f"{short} {own}"
     outcome = step.pass_text if passed else step.fail_text
-    events.append(SaveMade(hero=uid, save=step.save, stat=own, card=card, total=total,
+    events.append(SaveMade.said(hero=uid, save=step.save, stat=own, card=card, total=total,
                            target=step.target, passed=passed).event(
         f"{hero.name}'s {step.save.capitalize()} Save: {how} = {total} against {step.target}: "
         f"{'passed' if passed else 'failed'}. {outcome}".strip()))
@@ -240,6 +240,6 @@ def camp_move(s: BgkState, seat: str, key: str, events: list[Event]) -> None:
 
 
 def _seat_names(s: BgkState, seat: str) -> str:
-    names = [h.name for h in s.heroes_of(seat)]
+    names = [h.name for h in s.party if h.seat == seat]
     return (" and ".join(names) + (" are" if len(names) > 1 else " is")) if names else "A seat is"
 

@@ -135,7 +135,7 @@ def award_experience(s: BgkState, events: list[Event]) -> None:
     if gain <= 0:
         return
     cat = s.cat
-    for h in s.party:
+    for h in s.own_party():
         grown = []
         for sid in h.equipped:
             before = h.shard_xp.get(sid, 0)

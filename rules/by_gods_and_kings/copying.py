@@ -1,6 +1,7 @@
-"""The copy `apply` makes of a state before changing it: the same independence as
+"""Copies of a state: `copy_state`, with the same independence as
 `rules.core.state.independent_copy`, written out for this game's models so that a list of
-card codes is copied with one `list()` instead of element by element.
+card codes is copied with one `list()` instead of element by element; and `copy_for_move`, the
+copy `apply` changes, which keeps the very units until the move changes them (cow.py).
 
 Each model's fields are listed here: `ATOMS` are shared as they are (strings, numbers, frozen
 models such as a Loadout or a Building), `HOW` says how every other field is copied. A test
@@ -19,6 +20,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from rules.by_gods_and_kings import cow
 from rules.by_gods_and_kings.state import Battle, BgkState, Foe, Held, Hero, Intent, Npc, Status
 from rules.core import Rng
 from rules.core.state import rebuilt
@@ -34,15 +36,7 @@ def _clone(model: M, how: dict[str, Callable[[Any], Any]]) -> M:
     return rebuilt(model, fields)
 
 
-def _statuses(xs: list[Status]) -> list[Status]:
-    return [_clone(x, {}) for x in xs] if xs else []
-
-
-def _held(x: Held) -> Held:
-    return _clone(x, {})
-
-
-UNIT_HOW: dict[str, Callable[[Any], Any]] = {"field": list, "statuses": _statuses}
+UNIT_HOW: dict[str, Callable[[Any], Any]] = {"field": list, "statuses": cow.statuses}
 ATOMS: dict[type[BaseModel], tuple[str, ...]] = {
     Status: ("kind", "amount", "turns", "source"),
     Held: ("shard", "trigger", "target", "spent"),
@@ -58,31 +52,9 @@ ATOMS: dict[type[BaseModel], tuple[str, ...]] = {
 """The fields shared as they are (`origin`: see the module's docstring)."""
 
 
-def _hero(x: Hero) -> Hero:
-    """HOW[Hero] written out: the same copies without walking the table (a character is
-    copied on every move)."""
-    d = x.__dict__.copy()
-    d["field"] = d["field"][:]
-    d["statuses"] = _statuses(d["statuses"])
-    for name in ("hand", "bag", "shards", "equipped", "aside", "aside_equipped"):
-        d[name] = d[name][:]
-    d["shard_xp"] = d["shard_xp"].copy()
-    d["cleared"] = d["cleared"].copy()
-    if d["held"] is not None:
-        d["held"] = _held(d["held"])
-    return rebuilt(x, d)
-
-
-def _foe(x: Foe) -> Foe:
-    """HOW[Foe] written out (see `_hero`)."""
-    d = x.__dict__.copy()
-    d["field"] = d["field"][:]
-    d["statuses"] = _statuses(d["statuses"])
-    return rebuilt(x, d)
-
-
-def _npc(x: Npc) -> Npc:
-    return _clone(x, HOW[Npc])
+_hero, _foe, _npc = cow.hero, cow.foe, cow.npc
+"""HOW[Hero], HOW[Foe] and HOW[Npc] written out (cow.py: a unit is copied when a move first
+changes it)."""
 
 
 def _battle(x: Battle) -> Battle:
@@ -92,7 +64,7 @@ def _battle(x: Battle) -> Battle:
 HOW: dict[type[BaseModel], dict[str, Callable[[Any], Any]]] = {
     Status: {}, Held: {}, Intent: {},
     Hero: {**UNIT_HOW, "hand": list, "bag": list, "shards": list, "equipped": list, "shard_xp": dict,
-           "aside": list, "aside_equipped": list, "cleared": dict, "held": _held},
+           "aside": list, "aside_equipped": list, "cleared": dict, "held": cow.held},
     Foe: UNIT_HOW,
     Npc: {**UNIT_HOW, "hand": list},
     Battle: {"foes": lambda xs: [_foe(x) for x in xs], "npcs": lambda xs: [_npc(x) for x in xs],
@@ -110,3 +82,48 @@ HOW: dict[type[BaseModel], dict[str, Callable[[Any], Any]]] = {
 def copy_state(s: BgkState) -> BgkState:
     """A copy of the state that shares nothing that a move changes in place."""
     return _clone(s, HOW[BgkState])
+
+
+# copy_for_move: HOW[BgkState] written out, but units shared (a test checks it covers HOW).
+_LISTS = ("players", "visited", "deck", "discard", "stash", "queue", "opening", "saving", "ready", "party")
+_DICTS = ("options", "votes", "buildings")
+
+
+def _new(model: M, fields: dict[str, Any]) -> M:
+    """`rebuilt` for the models of a state, which hold no extra and no private values (a test
+    checks)."""
+    out = object.__new__(type(model))
+    setattr_ = object.__setattr__
+    setattr_(out, "__dict__", fields)
+    setattr_(out, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
+    setattr_(out, "__pydantic_extra__", None)
+    setattr_(out, "__pydantic_private__", None)
+    return out
+
+
+def copy_for_move(s: BgkState) -> tuple[BgkState, list[Any]]:
+    """The copy `apply` changes: `copy_state` written out, but holding the very units of `s`
+    (also returned), which the copy's accessors replace by copies of their own when they hand
+    them out during the move (cow.py). `party` is a list of its own: a new list of the same
+    characters."""
+    d = s.__dict__.copy()
+    for name in _LISTS:
+        d[name] = d[name][:]
+    for name in _DICTS:
+        d[name] = d[name].copy()
+    rng = d["rng"]
+    r = rng.__dict__.copy()
+    r["scripted"] = r["scripted"][:]
+    d["rng"] = _new(rng, r)
+    if d["intent"] is not None:
+        d["intent"] = _new(d["intent"], d["intent"].__dict__.copy())
+    units: list[Any] = d["party"][:]
+    battle = d["battle"]
+    if battle is not None:
+        b = battle.__dict__.copy()
+        b["foes"], b["npcs"], b["order"] = b["foes"][:], b["npcs"][:], b["order"][:]
+        b["ties"] = [t[:] for t in b["ties"]]
+        d["battle"] = _new(battle, b)
+        units += b["foes"]
+        units += b["npcs"]
+    return _new(s, d), units

@@ -35,7 +35,7 @@ def deal(s: BgkState, source: AnyUnit, target: AnyUnit, raw: int, events: list[E
     target.hp = max(0, target.hp - (dealt - absorbed))
     how = f" with {what}" if what else ""
     shielded = f" ({absorbed} on the shield)" if absorbed else ""
-    events.append(Hit(source=source.id, target=target.id, raw=raw, dealt=dealt, hp=target.hp).event(
+    events.append(Hit.said(source=source.id, target=target.id, raw=raw, dealt=dealt, hp=target.hp).event(
         f"{source.name} hits {target.name}{how} for {dealt}{shielded} ({raw} before DEF): "
         f"{target.hp} HP left."))
     if target.hp == 0:
@@ -48,7 +48,7 @@ def lose(s: BgkState, target: AnyUnit, amount: int, events: list[Event], why: st
     if not target.alive or amount <= 0:
         return
     target.hp = max(0, target.hp - amount)
-    events.append(Hit(source=target.id, target=target.id, raw=amount, dealt=amount, hp=target.hp).event(
+    events.append(Hit.said(source=target.id, target=target.id, raw=amount, dealt=amount, hp=target.hp).event(
         f"{target.name} loses {amount} HP to {why}: {target.hp} HP left."))
     if target.hp == 0:
         fall(s, target, events)
@@ -58,7 +58,7 @@ def fall(s: BgkState, unit: AnyUnit, events: list[Event]) -> None:
     unit.statuses, unit.shield, unit.miss = [], 0, False
     if isinstance(unit, Hero):
         unit.held = None
-        events.append(Fell(unit=unit.id).event(
+        events.append(Fell.said(unit=unit.id).event(
             f"{unit.name} falls and can do nothing more in this battle."))
         return
     s.discard.extend(unit.field)
@@ -66,7 +66,7 @@ def fall(s: BgkState, unit: AnyUnit, events: list[Event]) -> None:
     if isinstance(unit, Npc):
         s.discard.extend(unit.hand)
         unit.hand = []
-    events.append(Fell(unit=unit.id).event(f"{unit.name} is defeated."))
+    events.append(Fell.said(unit=unit.id).event(f"{unit.name} is defeated."))
 
 
 def heal(s: BgkState, target: AnyUnit, amount: int, events: list[Event]) -> None:
@@ -77,7 +77,7 @@ def heal(s: BgkState, target: AnyUnit, amount: int, events: list[Event]) -> None
     if not gained:
         return
     target.hp += gained
-    events.append(Healed(target=target.id, amount=gained, hp=target.hp).event(
+    events.append(Healed.said(target=target.id, amount=gained, hp=target.hp).event(
         f"{target.name} recovers {gained} HP ({target.hp}/{top})."))
 
 
@@ -85,7 +85,7 @@ def revive(s: BgkState, target: AnyUnit, amount: int, events: list[Event]) -> No
     if target.alive:
         return
     target.hp = min(amount, max_hp(s, target))
-    events.append(Healed(target=target.id, amount=target.hp, hp=target.hp).event(
+    events.append(Healed.said(target=target.id, amount=target.hp, hp=target.hp).event(
         f"{target.name} is revived with {target.hp} HP and keeps the cards on its Field."))
 
 
@@ -104,7 +104,7 @@ def set_status(target: AnyUnit, spec: StatusSpec, events: list[Event], source: s
     else:
         current.amount = max(current.amount, spec.amount)
         current.turns = max(current.turns, spec.turns)
-    events.append(StatusSet(target=target.id, status=spec.kind, amount=current.amount,
+    events.append(StatusSet.said(target=target.id, status=spec.kind, amount=current.amount,
                             turns=current.turns).event(
         f"{target.name}: {spec.describe()}."))
 
@@ -118,7 +118,7 @@ def taunt(user: AnyUnit, target: AnyUnit, turns: int, events: list[Event]) -> No
         return
     target.statuses = [x for x in target.statuses if x.kind != "taunt"]
     target.statuses.append(Status(kind="taunt", turns=turns, source=user.id))
-    events.append(StatusSet(target=target.id, status="taunt", amount=0, turns=turns).event(
+    events.append(StatusSet.said(target=target.id, status="taunt", amount=0, turns=turns).event(
         f"{target.name} is taunted: it aims only at {user.name} for {turns} turn{'s' * (turns > 1)}."))
 
 
@@ -167,11 +167,11 @@ def targets(s: BgkState, user: AnyUnit, kind: Target, chosen: str | None) -> lis
         return living_side(s, mine)
     if chosen is not None and chosen != "all":
         return [s.unit(chosen)]
-    if kind == "ally":
-        pool = living_side(s, mine)
+    if kind == "ally":  # the pool is read; only the one helped is handed out to change
+        pool: list[AnyUnit] = [*(s.peek_foes() if mine == "enemies" else s.peek_allies())]
         if not pool:
             return []
-        return [max(pool, key=lambda u: (max_hp(s, u) - u.hp, -_index(u)))]
+        return [s.unit(max(pool, key=lambda u: (max_hp(s, u) - u.hp, -_index(u))).id)]
     return []
 
 

@@ -24,7 +24,7 @@ PICK_NUMBERS = 13
 
 def numbers(s: BgkState) -> list[tuple[str, int, int]]:
     """Who holds which numbers now: (unit id, lowest, highest) for each living ally."""
-    allies = s.living_allies()
+    allies = s.peek_allies()  # read: ids
     if not allies:
         return []
     base, extra = divmod(PICK_NUMBERS, len(allies))
@@ -66,23 +66,23 @@ def announce(s: BgkState, foe: Foe, events: list[Event]) -> Intent:
     """Draw the target card (unless taunted) and the Field card; say what is coming."""
     taunt = foe.status("taunt")
     pick: str | None = None
-    if taunt is not None and taunt.source is not None and s.unit(taunt.source).alive:
+    if taunt is not None and taunt.source is not None and s.peek(taunt.source).alive:
         target = taunt.source
-        events.append(TargetPicked(foe=foe.id, card=None, number=None, target=target).event(
-            f"{foe.name} is taunted and turns on {s.unit(target).name}."))
+        events.append(TargetPicked.said(foe=foe.id, card=None, number=None, target=target).event(
+            f"{foe.name} is taunted and turns on {s.peek(target).name}."))
     else:
         pick = s.draw_card()
         if pick is not None:
             s.discard.append(pick)
             number = cards.pick(pick)
             target = holder(s, number)
-            events.append(TargetPicked(foe=foe.id, card=pick, number=number, target=target).event(
+            events.append(TargetPicked.said(foe=foe.id, card=pick, number=number, target=target).event(
                 f"{foe.name}'s target card is {cards.name(pick)} ({number}): "
-                f"it goes for {s.unit(target).name}."))
+                f"it goes for {s.peek(target).name}."))
         else:
-            target = s.living_allies()[0].id
-            events.append(TargetPicked(foe=foe.id, card=None, number=None, target=target).event(
-                f"No card is left to draw: {foe.name} goes for {s.unit(target).name}."))
+            target = s.peek_allies()[0].id
+            events.append(TargetPicked.said(foe=foe.id, card=None, number=None, target=target).event(
+                f"No card is left to draw: {foe.name} goes for {s.peek(target).name}."))
     card = s.draw_card()
     if card is not None:
         foe.field.append(card)

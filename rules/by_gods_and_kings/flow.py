@@ -89,7 +89,7 @@ def leave_area(s: BgkState, events: list[Event]) -> bool:
 
 def begin_save(s: BgkState, step: SaveStep, events: list[Event]) -> None:
     events.append(Event(kind="scene", text=f"**{step.name}**. {step.text}".strip()))
-    living = s.living_heroes()
+    living: list[Hero] = [h for h in s.party if h.alive]  # read: ids and names
     if step.who == "one" and living:
         living = [s.rng.choice(living)]
     s.saving = [h.id for h in living]
@@ -154,10 +154,6 @@ def open_with(s: BgkState, uid: str, card: str, events: list[Event]) -> None:
         begin_round(s, events)
 
 
-def spd_key(s: BgkState, unit: AnyUnit) -> tuple[int, int, int]:
-    return (-stat(s, unit, "spd"), SIDE_RANK[unit.id[0]], int(unit.id[1:]))
-
-
 def begin_round(s: BgkState, events: list[Event]) -> None:
     """A new round, played on until someone must decide."""
     if new_round(s, events):
@@ -169,8 +165,9 @@ def new_round(s: BgkState, events: list[Event]) -> bool:
     b = s.battle
     assert b is not None
     b.round += 1
-    units: list[AnyUnit] = [*s.living_allies(), *s.living_foes()]
-    units.sort(key=lambda u: spd_key(s, u))
+    units: list[AnyUnit] = [*s.peek_allies(), *s.peek_foes()]  # read: only ids and SPD
+    spd = {u.id: stat(s, u, "spd") for u in units}  # each unit's SPD, worked out once
+    units.sort(key=lambda u: (-spd[u.id], SIDE_RANK[u.id[0]], int(u.id[1:])))
     b.order = [u.id for u in units]
     b.pos = -1
     b.ties = []
@@ -179,25 +176,27 @@ def new_round(s: BgkState, events: list[Event]) -> bool:
         while i < len(units):
             j = i
             while (j + 1 < len(units) and units[j + 1].id[0] == "c" == units[i].id[0]
-                   and stat(s, units[j + 1], "spd") == stat(s, units[i], "spd")):
+                   and spd[units[j + 1].id] == spd[units[i].id]):
                 j += 1
             if j > i:
                 b.ties.append([i, j + 1])
             i = j + 1
     if b.ties:
         s.phase = "order"
-        names = "; ".join(" = ".join(s.unit(u).name for u in b.order[a:z]) for a, z in b.ties)
+        names = "; ".join(" = ".join(s.peek(u).name for u in b.order[a:z]) for a, z in b.ties)
         events.append(Event(kind="tie", text=f"Round {b.round}: tied on SPD ({names}); the party "
                             "chooses who goes first.", data={"round": b.round}))
         return False
-    announce_order(s, events)
+    announce_order(s, events, spd)
     return True
 
 
-def announce_order(s: BgkState, events: list[Event]) -> None:
+def announce_order(s: BgkState, events: list[Event], spd: dict[str, int] | None = None) -> None:
+    """`spd`: the units' SPD when the caller has just worked it out."""
     b = s.battle
     assert b is not None
-    text = ", ".join(f"{s.unit(u).name} ({stat(s, s.unit(u), 'spd')})" for u in b.order)
+    text = ", ".join(f"{s.peek(u).name} ({spd[u] if spd is not None else stat(s, s.peek(u), 'spd')})"
+                     for u in b.order)
     events.append(Event(kind="round", text=f"Round {b.round}. Turn order by SPD: {text}.",
                         data={"round": b.round, "order": list(b.order)}))
 
@@ -223,10 +222,10 @@ def battle_over(s: BgkState, events: list[Event]) -> bool:
     """End the battle if one side is down; True when it ended."""
     if s.battle is None:
         return True
-    if not s.living_heroes():
+    if not s.any_hero_standing():
         wipe(s, events)
         return True
-    if not s.living_foes():
+    if not s.any_foe_standing():
         win_battle(s, events)
         return True
     return False
@@ -245,8 +244,8 @@ def next_turn(s: BgkState, events: list[Event]) -> None:
             if not new_round(s, events):
                 return
             continue
-        unit = s.unit(b.order[b.pos])
-        if unit.alive and start_turn(s, unit, events):
+        uid = b.order[b.pos]
+        if s.peek(uid).alive and start_turn(s, s.unit(uid), events):
             return
 
 
@@ -255,7 +254,7 @@ def start_turn(s: BgkState, unit: AnyUnit, events: list[Event]) -> bool:
     b = s.battle
     assert b is not None
     s.actor, s.played, s.queue, s.intent = unit.id, None, [], None
-    events.append(TurnBegan(unit=unit.id, name=unit.name, round=b.round).event(f"{unit.name}'s turn."))
+    events.append(TurnBegan.said(unit=unit.id, name=unit.name, round=b.round).event(f"{unit.name}'s turn."))
     for kind in ("bleed", "poison"):
         st = unit.status(kind)
         if st is not None:
@@ -265,7 +264,7 @@ def start_turn(s: BgkState, unit: AnyUnit, events: list[Event]) -> bool:
         return False
     if isinstance(unit, Hero) and unit.held is not None:
         release_alone(s, unit, events)
-        if not s.living_foes():
+        if not s.any_foe_standing():
             finish_turn(s, unit)
             return False
     if unit.has("sleep"):
@@ -324,7 +323,7 @@ def end_turn(s: BgkState, events: list[Event]) -> None:
 def clear_battle(s: BgkState, events: list[Event]) -> None:
     """What a battle leaves: fallen characters come back at 1 HP with their Field wiped;
     statuses, shields and held abilities end; enemies' and NPCs' cards go to the discard pile."""
-    for h in s.party:
+    for h in s.own_party():
         h.statuses, h.shield, h.held, h.miss = [], 0, None, False
         if not h.alive:
             h.hp = 1
@@ -333,17 +332,18 @@ def clear_battle(s: BgkState, events: list[Event]) -> None:
             events.append(Event(kind="revived", text=f"{h.name} gets up with 1 HP; its Field is wiped.",
                                 data={"unit": h.id}))
         h.hp = min(h.hp, max_hp(s, h))
-    for f in s.foes:
-        s.discard.extend(f.field)
-    for n in s.npcs:
-        s.discard.extend(n.hand + n.field)
+    if s.battle is not None:  # read: their cards go to the discard pile with the battle
+        for f in s.battle.foes:
+            s.discard.extend(f.field)
+        for n in s.battle.npcs:
+            s.discard.extend(n.hand + n.field)
     s.battle = None
     s.actor, s.played, s.queue, s.spent, s.intent, s.opening = None, None, [], 0, None, []
 
 
 def win_battle(s: BgkState, events: list[Event]) -> None:
     step = s.battle_def
-    events.append(BattleEnded(won=True, step=s.step).event(f"The party wins {step.name}."))
+    events.append(BattleEnded.said(won=True, step=s.step).event(f"The party wins {step.name}."))
     s.battles_won += 1
     clear_battle(s, events)
     cat = s.cat
@@ -367,7 +367,7 @@ def win_battle(s: BgkState, events: list[Event]) -> None:
 def wipe(s: BgkState, events: list[Event]) -> None:
     """Every character is down: the loot is lost and the scenario starts over (or, with no
     attempt left, the game is lost)."""
-    events.append(BattleEnded(won=False, step=s.step).event(
+    events.append(BattleEnded.said(won=False, step=s.step).event(
         "Every character has fallen: the encounter is lost, and the loot with it."))
     if s.attempt >= attempts(s):
         for f in s.foes:

@@ -25,7 +25,8 @@ from rules.by_gods_and_kings.campaign import (
 )
 from rules.by_gods_and_kings.catalogue import CATALOGUES, cached_catalogue
 from rules.by_gods_and_kings.content import Catalogue, ScenarioDef
-from rules.by_gods_and_kings.copying import copy_state
+from rules.by_gods_and_kings.copying import copy_for_move
+from rules.by_gods_and_kings.cow import WRITING
 from rules.by_gods_and_kings.enemy import land
 from rules.by_gods_and_kings.flow import (
     battle_over,
@@ -35,8 +36,19 @@ from rules.by_gods_and_kings.flow import (
     end_turn,
     open_with,
 )
+from rules.by_gods_and_kings.gear import attack_stats
 from rules.by_gods_and_kings.invariants import check
-from rules.by_gods_and_kings.plans import FIRE, NPC, PLANS, PLAY, USE, actions, handle, still_valid
+from rules.by_gods_and_kings.plans import (
+    FIRE,
+    NPC,
+    PLANS,
+    PLAY,
+    USE,
+    actions,
+    handle,
+    made,
+    still_valid,
+)
 from rules.by_gods_and_kings.reactions import react, reaction_refs
 from rules.by_gods_and_kings.saving import dump
 from rules.by_gods_and_kings.shape import shape
@@ -49,6 +61,7 @@ from rules.by_gods_and_kings.turn import (
     deploy,
     fire,
     npc_play,
+    peek_actor,
     play,
 )
 from rules.by_gods_and_kings.view import BgkView, build_view
@@ -72,6 +85,8 @@ FIRST_SCENARIO = "kobold-warren"
 """The scenario offered first (the default), when the content has it; the others follow by length."""
 AUTO_PARTY = 4
 TURN_PLANS = {"play": PLAY, "deploy": FIRE, "npc": NPC}
+TURN_PHASES = frozenset(("play", "resolve", "deploy", "npc"))
+"""The phases in which the actor's seat alone must act."""
 """The phase whose move is built in steps, and its plan."""
 
 
@@ -183,6 +198,14 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
     # --- whose move ----------------------------------------------------------------------------
     def to_act(self, state: BgkState) -> list[str]:
         s = state
+        if s.phase in TURN_PHASES or s.phase == "enemy":  # one seat (the commonest case, first)
+            if s.phase == "enemy":
+                assert s.intent is not None
+                seat = s.seat_of(s.intent.target)
+            else:
+                assert s.actor is not None
+                seat = s.seat_of(s.actor)
+            return [seat] if seat in s.players else []
         if s.phase == "over":
             return []
         if s.phase == "opening":
@@ -190,9 +213,6 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
         elif s.phase == "order":
             assert s.battle is not None and s.battle.ties
             seats = {s.seat_of(s.battle.order[s.battle.ties[0][0]])}
-        elif s.phase == "enemy":
-            assert s.intent is not None
-            seats = {s.seat_of(s.intent.target)}
         elif s.phase == "save":
             seats = {s.seat_of(u) for u in s.saving}
         elif s.phase == "camp":
@@ -262,13 +282,13 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
         out = []
         for foe, bonus, raw in choices:
             key = f"atk:{foe}:{bonus}" if two else f"atk:{foe}"
-            out.append(Action(key=key, group="Basic attack",
-                              label=f"Hit {s.unit(foe).name} with {played} + {STAT_NAMES[bonus]} ({raw} before DEF)"))
+            out.append(made(key, group="Basic attack",
+                            label=f"Hit {s.unit(foe).name} with {played} + {STAT_NAMES[bonus]} ({raw} before DEF)"))
         assert s.actor is not None
         refs = hand_abilities(s, s.hero(s.actor))
         if refs:
             names = ", ".join(ability(s, r).name for r in refs)
-            out.append(Action(key="deploy", label=f"Fire {names}"[:80], style="primary"))
+            out.append(made("deploy", f"Fire {names}"[:80], style="primary"))
         return out
 
     # --- applying ---------------------------------------------------------------------------------------
@@ -276,17 +296,21 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
               text: str | None = None) -> Outcome:
         act = self.find_action(state, player, action)
         key = act.key
-        s = copy_state(state)
+        s, units = copy_for_move(state)
         events: list[Event] = []
         head = key.split(":")[0]
         verb = head.split(".")[0]
-        if "." in head and verb in PLANS:
-            done = handle(s, player, PLANS[verb], key)
-            if done is not None:
-                self._finish_plan(s, player, verb, done, events)
-        else:
-            self._flat(s, player, key, events)
-        self._prune(s)
+        WRITING.begin(s, units)
+        try:
+            if "." in head and verb in PLANS:
+                done = handle(s, player, PLANS[verb], key)
+                if done is not None:
+                    self._finish_plan(s, player, verb, done, events)
+            else:
+                self._flat(s, player, key, events)
+            self._prune(s)
+        finally:
+            WRITING.end()
         return Outcome(state=s, events=events)
 
     def _finish_plan(self, s: BgkState, seat: str, verb: str, args: dict[str, str],
@@ -295,7 +319,7 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
             play(s, args["card"], args["out"], events)
         elif verb == "fire":
             fire(s, args["ability"], args["how"], events)
-            if not s.queue or not s.living_foes():
+            if not s.queue or not s.any_foe_standing():
                 end_turn(s, events)
         elif verb == "npc":
             npc_play(s, args["card"], args["target"], events)
@@ -311,7 +335,7 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
         elif parts[0] == "first":
             choose_first(s, parts[1], events)
         elif parts[0] == "atk":
-            bonus = parts[2] if len(parts) > 2 else attack_choices(s)[0][1]
+            bonus = parts[2] if len(parts) > 2 else attack_stats(s.cat, peek_actor(s).loadout)[0]
             basic_attack(s, parts[1], bonus, events)
             end_turn(s, events)
         elif parts[0] == "deploy":
@@ -327,8 +351,10 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
         else:
             setting_out = not s.visited and s.battle is None
             camp_move(s, seat, key, events)
-            for h in s.party:
-                h.hp = max_hp(s, h) if setting_out else min(h.hp, max_hp(s, h))
+            for h in s.party:  # read; a character is changed (copied) only when its HP is
+                hp = max_hp(s, h) if setting_out else min(h.hp, max_hp(s, h))
+                if hp != h.hp:
+                    s.hero(h.id).hp = hp
             if setting_out and s.phase != "camp":  # a wipe starts over from the party as it left
                 s.origin = [independent_copy(h) for h in s.party]
 

@@ -92,7 +92,7 @@ def _next_arg(plan: StepPlan, args: dict[str, str]) -> str | None:
     return next((a for a in plan.args if a not in args), None)
 
 
-_MADE: dict[tuple[str | None, ...], Action] = {}
+_MADE: dict[tuple[object, ...], Action] = {}
 """The step actions made so far (see `step_action`), emptied past `memo.LIMIT` entries."""
 
 
@@ -107,6 +107,18 @@ def step_action(plan: StepPlan, arg: str, o: Option, group: str | None) -> Actio
             _MADE.clear()
         found = _MADE[key] = Action(key=plan.step_key(arg, o.value), label=o.label, group=group,
                                     description=o.description, style=o.style)
+    return found
+
+
+def made(key: str, label: str, **rest: str) -> Action:
+    """`Action(key=key, label=label, **rest)`, handed out again when made before from the same
+    values (an Action is frozen; see `step_action`)."""
+    memo_key = (None, key, label, *rest.items())
+    found = _MADE.get(memo_key)
+    if found is None:
+        if len(_MADE) > LIMIT:
+            _MADE.clear()
+        found = _MADE[memo_key] = Action(key=key, label=label, **rest)  # type: ignore[arg-type]
     return found
 
 

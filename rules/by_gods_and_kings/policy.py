@@ -148,12 +148,16 @@ def _play_step(s: BgkState, keys: list[str]) -> str | None:
 
 
 def _best_attack(s: BgkState, keys: list[str]) -> str | None:
+    assert s.actor is not None
+    hero = s.hero(s.actor)
+    bonuses: dict[str, int] = {}
+
     def score(key: str) -> tuple[int, int, int]:
         parts = key.split(":")
         foe = s.unit(parts[1])
-        assert s.actor is not None
-        hero = s.hero(s.actor)
-        bonus = stat(s, hero, parts[2]) if len(parts) > 2 else 0
+        if len(parts) > 2 and parts[2] not in bonuses:
+            bonuses[parts[2]] = stat(s, hero, parts[2])
+        bonus = bonuses[parts[2]] if len(parts) > 2 else 0
         return (bonus, -foe.hp, -int(foe.id[1:]))
     return max(keys, key=score) if keys else None
 

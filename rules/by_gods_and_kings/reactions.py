@@ -23,24 +23,24 @@ REACTION_TRIGGERS = ("discard", "sacrifice")
 def target_options(s: BgkState, user: Hero, kind: Target) -> list[Option]:
     """Who an ability of this kind may aim at now (empty: nobody, the ability is not usable)."""
     if kind in ("foes", "allies"):
-        pool = s.living_foes() if kind == "foes" else s.living_allies()
+        pool = s.peek_foes() if kind == "foes" else s.peek_allies()
         who = "every foe" if kind == "foes" else "every ally"
         return [Option(value="all", label=f"At {who}")] if pool else []
     if kind == "self":
         return [Option(value="self", label=f"On {user.name}")]
     if kind == "foe":
-        return [Option(value=f.id, label=f"At {f.name}") for f in s.living_foes()]
+        return [Option(value=f.id, label=f"At {f.name}") for f in s.peek_foes()]
     if kind == "ally":
-        return [Option(value=u.id, label=f"On {u.name}") for u in s.living_allies()]
+        return [Option(value=u.id, label=f"On {u.name}") for u in s.peek_allies()]
     return [Option(value=h.id, label=f"Revive {h.name}") for h in s.party if not h.alive]
 
 
 def has_target(s: BgkState, user: Hero, kind: Target) -> bool:
     """Whether `target_options(s, user, kind)` offers anyone (without building the options)."""
     if kind in ("foes", "foe"):
-        return any(f.alive for f in s.foes)
+        return s.any_foe_standing()
     if kind in ("allies", "ally"):
-        return any(h.alive for h in s.party) or any(n.alive for n in s.npcs)
+        return bool(s.peek_allies())
     if kind == "self":
         return True
     return any(not h.alive for h in s.party)
@@ -123,7 +123,7 @@ def react(s: BgkState, seat: str, args: dict[str, str], events: list[Event]) -> 
     """Use a reaction (the arguments were checked against use_options)."""
     found = _chosen(s, reaction_refs(s, seat), args["ability"])
     assert found is not None, "a reaction is used only when it is legal"
-    hero, ab = found
+    hero, ab = s.hero(found[0].id), found[1]  # reaction_refs reads the party: the one to change
     card = args["card"]
     if ab.trigger == "discard":
         hero.hand.remove(card)

@@ -22,6 +22,7 @@ from rules.by_gods_and_kings.content import (
     ScenarioStep,
     Trigger,
 )
+from rules.by_gods_and_kings.cow import WRITING, all_owned, owned
 from rules.by_gods_and_kings.effects_model import StatusKind
 from rules.by_gods_and_kings.gear import Loadout
 from rules.core import Rng
@@ -77,10 +78,12 @@ class Unit(BaseModel):
         return self.hp > 0
 
     def status(self, kind: StatusKind | Literal["taunt"]) -> Status | None:
+        if not self.statuses:  # the common case, without a generator
+            return None
         return next((x for x in self.statuses if x.kind == kind), None)
 
     def has(self, kind: StatusKind | Literal["taunt"]) -> bool:
-        return self.status(kind) is not None
+        return bool(self.statuses) and self.status(kind) is not None
 
 
 class Hero(Unit):
@@ -229,44 +232,84 @@ class BgkState(BaseModel):
         return step
 
     # --- units ---------------------------------------------------------------------------
+    # While `apply` changes this state, each accessor hands out units of its own (cow.py).
     def hero(self, uid: str) -> Hero:
+        if WRITING.state is self:
+            return owned(self, self.party, int(uid[1:]))
         return self.party[int(uid[1:])]
 
     def unit(self, uid: str) -> Hero | Foe | Npc:
         if uid[0] == "c":
+            units: list[Any] = self.party
+        else:
+            assert self.battle is not None, f"{uid} fights only in a battle"
+            units = self.battle.foes if uid[0] == "e" else self.battle.npcs
+        if WRITING.state is self:
+            return owned(self, units, int(uid[1:]))
+        return units[int(uid[1:])]
+
+    def peek(self, uid: str) -> Hero | Foe | Npc:
+        """The unit, to read only (never kept by code of `apply`: see cow.py)."""
+        if uid[0] == "c":
             return self.party[int(uid[1:])]
         assert self.battle is not None, f"{uid} fights only in a battle"
-        if uid[0] == "e":
-            return self.battle.foes[int(uid[1:])]
-        return self.battle.npcs[int(uid[1:])]
+        return (self.battle.foes if uid[0] == "e" else self.battle.npcs)[int(uid[1:])]
+
+    def own_party(self) -> list[Hero]:
+        """The party, every character ready to change."""
+        return all_owned(self, self.party)
 
     @property
     def foes(self) -> list[Foe]:
-        return self.battle.foes if self.battle is not None else []
+        return all_owned(self, self.battle.foes) if self.battle is not None else []
 
     @property
     def npcs(self) -> list[Npc]:
-        return self.battle.npcs if self.battle is not None else []
+        return all_owned(self, self.battle.npcs) if self.battle is not None else []
 
     def living_foes(self) -> list[Foe]:
-        return [f for f in self.foes if f.alive]
+        if self.battle is None:
+            return []
+        foes = self.battle.foes
+        return [owned(self, foes, i) for i, f in enumerate(foes) if f.alive]
 
     def living_heroes(self) -> list[Hero]:
-        return [h for h in self.party if h.alive]
+        party = self.party
+        return [owned(self, party, i) for i, h in enumerate(party) if h.alive]
 
     def living_allies(self) -> list[Hero | Npc]:
         """The party's side: living characters, then living NPCs."""
-        out: list[Hero | Npc] = [h for h in self.party if h.alive]
-        out.extend(n for n in self.npcs if n.alive)
+        out: list[Hero | Npc] = [*self.living_heroes()]
+        if self.battle is not None:
+            npcs = self.battle.npcs
+            out.extend(owned(self, npcs, i) for i, n in enumerate(npcs) if n.alive)
         return out
+
+    def peek_foes(self) -> list[Foe]:
+        """The living foes, to read only (see `peek`)."""
+        return [f for f in self.battle.foes if f.alive] if self.battle is not None else []
+
+    def peek_allies(self) -> list[Hero | Npc]:
+        """The living allies, to read only (see `peek`)."""
+        out: list[Hero | Npc] = [h for h in self.party if h.alive]
+        if self.battle is not None:
+            out.extend(n for n in self.battle.npcs if n.alive)
+        return out
+
+    def any_foe_standing(self) -> bool:
+        return self.battle is not None and any(f.alive for f in self.battle.foes)
+
+    def any_hero_standing(self) -> bool:
+        return any(h.alive for h in self.party)
 
     def seat_of(self, uid: str) -> str:
         """The player who decides for a unit: a character's controller; NPCs (and anything
         else) are played by the administrator, the first seat."""
-        return self.hero(uid).seat if uid[0] == "c" else self.players[0]
+        return self.party[int(uid[1:])].seat if uid[0] == "c" else self.players[0]
 
     def heroes_of(self, seat: str) -> list[Hero]:
-        return [h for h in self.party if h.seat == seat]
+        party = self.party
+        return [owned(self, party, i) for i, h in enumerate(party) if h.seat == seat]
 
     def draw_card(self) -> str | None:
         """The top card of the draw pile (the discard pile is shuffled in when it runs out);
@@ -279,6 +322,7 @@ class BgkState(BaseModel):
     def count_cards(self) -> int:
         n = len(self.deck) + len(self.discard)
         n += sum(len(h.hand) + len(h.field) for h in self.party)
-        n += sum(len(f.field) for f in self.foes)
-        n += sum(len(x.hand) + len(x.field) for x in self.npcs)
+        if self.battle is not None:
+            n += sum(len(f.field) for f in self.battle.foes)
+            n += sum(len(x.hand) + len(x.field) for x in self.battle.npcs)
         return n

@@ -34,17 +34,28 @@ def scaled_hp(hp: int, rank: str, party: int) -> int:
 def hero_base(cat: Catalogue, hero: Hero, party: list[Hero]) -> Stats:
     """A character's stats without statuses: base + equipment + shards (their levels'
     growth included). Remembered per catalogue for everything they depend on (see memo.py),
-    keyed on plain tuples: the character's id, template, loadout, shards and their experience, and
-    every character's id and equipped shards (the others' shards, read only on a miss)."""
+    keyed on plain tuples: the character's template, loadout items, shards and their experience, and
+    those of the other characters' equipped shards that a bonus of its shards asks for (most
+    shards ask for none: then the party is not read)."""
     equipped = tuple(hero.equipped)
-    key = (hero.id, hero.template, hero.loadout, equipped, tuple(map(hero.shard_xp.get, equipped)),
-           tuple([(h.id, *h.equipped) for h in party]))
+    worn = hero.loadout  # its item ids: plain strings hash and compare faster than the model
+    key = (hero.template, worn.main, worn.off, worn.body, worn.head, equipped,
+           tuple(map(hero.shard_xp.get, equipped)))
     memo = catalogue_memo(cat, "hero_base")
     found = memo.get(key)
     if found is None:
-        others = frozenset(sid for h in party if h.id != hero.id for sid in h.equipped)
-        found = memo[key] = _hero_base(cat, hero, others)
-    return found
+        asked = frozenset(x for sid in equipped for bonus in cat.shards[sid].bonuses
+                          for x in bonus.ally_shard or ())
+        found = memo[key] = (asked, None if asked else _hero_base(cat, hero, frozenset()))
+    asked, base = found
+    if base is not None:
+        return base
+    mates = frozenset(sid for h in party if h.id != hero.id for sid in h.equipped if sid in asked)
+    by_mates = catalogue_memo(cat, "hero_base_with_mates")
+    base = by_mates.get((key, mates))
+    if base is None:
+        base = by_mates[key, mates] = _hero_base(cat, hero, mates)
+    return base
 
 
 def _hero_base(cat: Catalogue, hero: Hero, others: frozenset[str]) -> Stats:
@@ -65,8 +76,8 @@ def foe_base(cat: Catalogue, enemy_id: str, party: int) -> Stats:
 
 
 def _lowered(stats: Stats, unit: Unit) -> Stats:
-    if stats.hp >= 1 and min(stats.defense, stats.physical, stats.magic, stats.spd) >= 0 \
-            and not any(st.kind in STAT_DOWN for st in unit.statuses):
+    if stats.hp >= 1 and stats.defense >= 0 and stats.physical >= 0 and stats.magic >= 0 \
+            and stats.spd >= 0 and (not unit.statuses or not any(st.kind in STAT_DOWN for st in unit.statuses)):
         return stats  # nothing lowers it and nothing is out of range: the same values
     values = {"hp": max(1, stats.hp), "defense": stats.defense, "physical": stats.physical,
               "magic": stats.magic, "spd": stats.spd}

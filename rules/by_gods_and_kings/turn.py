@@ -9,6 +9,8 @@ Field when its ability fires); a basic attack leaves the Field as it is.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from rules.by_gods_and_kings import cards
 from rules.by_gods_and_kings.abilities import (
     ability,
@@ -38,15 +40,36 @@ def actor_hero(s: BgkState) -> Hero:
     return s.hero(s.actor)
 
 
+def peek_actor(s: BgkState) -> Hero:
+    """The acting character, to read only (see `BgkState.peek`)."""
+    assert s.actor is not None and s.actor[0] == "c", "a character is acting"
+    return s.party[int(s.actor[1:])]
+
+
 # --- play ------------------------------------------------------------------------------------
 def play_options(s: BgkState, arg: str, chosen: dict[str, str]) -> list[Option]:
-    hero = actor_hero(s)
+    hero = peek_actor(s)
     if arg == "card":
-        return [Option(value=c, label=f"Play {cards.name(c)}") for c in dict.fromkeys(hero.hand)]
+        return list(_card_options(tuple(hero.hand)))
     if len(hero.field) < cards.FIELD_SIZE:
-        return [Option(value="none", label="The Field has room")]
-    return [Option(value=c, label=f"Push {cards.name(c)} off the Field")
-            for c in dict.fromkeys(hero.field)]
+        return [ROOM]
+    return list(_push_options(tuple(hero.field)))
+
+
+ROOM = Option(value="none", label="The Field has room")
+
+
+@lru_cache(maxsize=4096)
+def _card_options(hand: tuple[str, ...]) -> tuple[Option, ...]:
+    """The options for playing a card of this hand: the same for every hand of these cards (an
+    Option is frozen), so worked out once for the step's actions and again for its move."""
+    return tuple(Option(value=c, label=f"Play {cards.name(c)}") for c in dict.fromkeys(hand))
+
+
+@lru_cache(maxsize=4096)
+def _push_options(field: tuple[str, ...]) -> tuple[Option, ...]:
+    """The options for the card pushed off a full Field (see `_card_options`)."""
+    return tuple(Option(value=c, label=f"Push {cards.name(c)} off the Field") for c in dict.fromkeys(field))
 
 
 def play(s: BgkState, card: str, out: str, events: list[Event]) -> None:
@@ -61,7 +84,7 @@ def play(s: BgkState, card: str, out: str, events: list[Event]) -> None:
     s.played = card
     kinds = cards.hands(hero.field)
     made = f" It holds a {', a '.join(cards.HAND_NAMES[k] for k in kinds)}!" if kinds else ""
-    events.append(CardPlayed(unit=hero.id, card=card, field=list(hero.field)).event(
+    events.append(CardPlayed.said(unit=hero.id, card=card, field=list(hero.field)).event(
         f"{hero.name} plays {cards.name(card)}: Field {cards.names(hero.field)}.{made}"))
     s.phase = "resolve"
 
@@ -75,9 +98,9 @@ def attack_raw(s: BgkState, hero: Hero, bonus: str) -> int:
 def attack_choices(s: BgkState) -> list[tuple[str, str, int]]:
     """(foe id, bonus stat, raw damage) for each basic attack the actor may make. The raw
     damage does not depend on the foe: it is worked out once per bonus stat."""
-    hero = actor_hero(s)
+    hero = peek_actor(s)
     raws = [(bonus, attack_raw(s, hero, bonus)) for bonus in attack_stats(s.cat, hero.loadout)]
-    return [(f.id, bonus, raw) for f in s.living_foes() for bonus, raw in raws]
+    return [(f.id, bonus, raw) for f in s.peek_foes() for bonus, raw in raws]
 
 
 def basic_attack(s: BgkState, foe_id: str, bonus: str, events: list[Event]) -> None:
@@ -106,7 +129,7 @@ def deploy(s: BgkState, events: list[Event]) -> None:
 
 # --- deploy: each ability in the order chosen ------------------------------------------------------
 def fire_options(s: BgkState, arg: str, chosen: dict[str, str]) -> list[Option]:
-    hero = actor_hero(s)
+    hero = peek_actor(s)
     if arg == "ability":
         return [Option(value=r, label=f"Fire {ability(s, r).name}",
                        description=levelled(s, hero, ability(s, r)).effect.describe()[:100])
@@ -121,8 +144,8 @@ def fire_options(s: BgkState, arg: str, chosen: dict[str, str]) -> list[Option]:
         if hero.held is None:
             out += [Option(value=f"hold.{o.value}", label=f"Hold {ab.name} ready, {o.label.lower()}")
                     for o in aims]
-        for other in s.living_heroes():
-            if other.id == hero.id or other.held is None:
+        for other in s.party:
+            if not other.alive or other.id == hero.id or other.held is None:
                 continue
             sync = sync_of(s, ref, other)
             held = ability(s, other.held.ref)
@@ -168,14 +191,14 @@ def npc_options(s: BgkState, arg: str, chosen: dict[str, str]) -> list[Option]:
             note = f" (fires {max(fires, key=lambda a: a.threshold).name})" if fires else f" (Field {total})"
             out.append(Option(value=c, label=f"{npc.name} plays {cards.name(c)}{note}"))
         return out
-    return [Option(value=f.id, label=f"{npc.name} aims at {f.name}") for f in s.living_foes()]
+    return [Option(value=f.id, label=f"{npc.name} aims at {f.name}") for f in s.peek_foes()]
 
 
 def npc_play(s: BgkState, card: str, target: str, events: list[Event]) -> None:
     npc = actor_npc(s)
     npc.hand.remove(card)
     npc.field.append(card)
-    events.append(CardPlayed(unit=npc.id, card=card, field=list(npc.field)).event(
+    events.append(CardPlayed.said(unit=npc.id, card=card, field=list(npc.field)).event(
         f"{npc.name} plays {cards.name(card)}: its Field holds {cards.total(npc.field)}."))
     index = reached(s, npc)
     if index is None:

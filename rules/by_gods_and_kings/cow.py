@@ -1,0 +1,108 @@
+"""Copy on write of the units. The copy `apply` makes (copying.py) keeps the very characters,
+enemies and NPCs of the state it came from: most moves change one or two of them, and copying
+every unit was a fifth of a move's time. While `apply` runs, the state's accessors
+(`BgkState.hero`, `unit`, `living_foes`, ...) hand out a unit only after replacing it by a copy
+of its own (`WRITING`), so every unit that code of `apply` holds is safe to change, and no
+code holds a unit that is later replaced.
+
+Code of `apply` must therefore reach units through those accessors, never through the raw lists
+(`s.party`, `battle.foes`) unless it only reads and keeps nothing (`own_party` gives the
+party ready to change).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from rules.core.state import rebuilt
+
+if TYPE_CHECKING:
+    from rules.by_gods_and_kings.state import Foe, Held, Hero, Npc, Status
+
+U = TypeVar("U")
+
+
+class Writing(threading.local):
+    """The state `apply` is changing, and the ids of the units it still shares with the state it
+    was copied from (those objects stay alive in that state while `apply` runs, so their ids
+    cannot be taken by new objects). One per thread: moves applied at once in two threads
+    never see each other's."""
+
+    def __init__(self) -> None:
+        self.state: object | None = None
+        self.shared: set[int] = set()
+
+    def begin(self, state: object, units: list[Any]) -> None:
+        self.state, self.shared = state, {id(u) for u in units}
+
+    def end(self) -> None:
+        self.state, self.shared = None, set()
+
+
+WRITING = Writing()
+
+
+def statuses(xs: list[Status]) -> list[Status]:
+    return [rebuilt(x, x.__dict__.copy()) for x in xs] if xs else []
+
+
+def held(x: Held) -> Held:
+    return rebuilt(x, x.__dict__.copy())
+
+
+def hero(x: Hero) -> Hero:
+    """A character sharing nothing mutable with `x` (copying.HOW[Hero] written out)."""
+    d = x.__dict__.copy()
+    d["field"] = d["field"][:]
+    d["statuses"] = statuses(d["statuses"])
+    for name in ("hand", "bag", "shards", "equipped", "aside", "aside_equipped"):
+        d[name] = d[name][:]
+    d["shard_xp"] = d["shard_xp"].copy()
+    d["cleared"] = d["cleared"].copy()
+    if d["held"] is not None:
+        d["held"] = held(d["held"])
+    return rebuilt(x, d)
+
+
+def foe(x: Foe) -> Foe:
+    """An enemy sharing nothing mutable with `x` (copying.HOW[Foe] written out)."""
+    d = x.__dict__.copy()
+    d["field"] = d["field"][:]
+    d["statuses"] = statuses(d["statuses"])
+    return rebuilt(x, d)
+
+
+def npc(x: Npc) -> Npc:
+    d = x.__dict__.copy()
+    d["field"] = d["field"][:]
+    d["hand"] = d["hand"][:]
+    d["statuses"] = statuses(d["statuses"])
+    return rebuilt(x, d)
+
+
+COPY: dict[str, Callable[[Any], Any]] = {"c": hero, "e": foe, "n": npc}
+"""The copy of a unit by the first letter of its id."""
+
+
+def owned(state: object, units: list[U], i: int) -> U:
+    """`units[i]` (a list of `state`), first replaced by a copy if `apply` is changing `state`
+    and still shares it."""
+    unit = units[i]
+    shared = WRITING.shared
+    if shared and id(unit) in shared and WRITING.state is state:
+        shared.discard(id(unit))
+        unit = units[i] = COPY[unit.id[0]](unit)  # type: ignore[attr-defined]
+    return unit
+
+
+def all_owned(state: object, units: list[U]) -> list[U]:
+    """The list itself, each unit of it owned (see `owned`)."""
+    shared = WRITING.shared
+    if shared and WRITING.state is state:
+        for i, unit in enumerate(units):
+            if id(unit) in shared:
+                shared.discard(id(unit))
+                units[i] = COPY[unit.id[0]](unit)  # type: ignore[attr-defined]
+    return units
