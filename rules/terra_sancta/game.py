@@ -314,21 +314,14 @@ class TerraSancta(Game):
         move (its act), so that `apply` makes that move without generating the piece's moves
         again; None for any other key."""
         if s.stage == "select" and player == s.turn_player:
-            if s.building is None and key.startswith(_PIECE_PREFIX):
-                q = _square_or_none(key[len(_PIECE_PREFIX):])
-                piece = s.board.get(q) if q is not None else None
-                sheet = self.sheet(s, player)
-                if q is not None and piece is not None and piece.owner == player and can_act(s.board, q, sheet):
-                    return self._piece_action(s, q, sheet), None
-            elif s.building is not None and s.building.verb == MOVE.verb:
-                if key == _BACK_ACTION.key:
-                    return _BACK_ACTION, None
-                if key.startswith(_ACT_PREFIX):
-                    sheet = self.sheet(s, player)
-                    frm = parse_square(s.building.args["piece"])
-                    found = find_move(piece_moves(s.board, frm, sheet), key[len(_ACT_PREFIX):])
-                    if found is not None:
-                        return self._act_action(s, found, sheet), found
+            if s.building is not None and s.building.verb == MOVE.verb and key == _BACK_ACTION.key:
+                return _BACK_ACTION, None
+            match = self._move_step(s, player, key)
+            if match is not None:
+                sq, found, sheet = match
+                if found is None:
+                    return self._piece_action(s, sq, sheet), None
+                return self._act_action(s, found, sheet), found
         elif s.stage == "land" and player == s.turn_player and key.startswith(_LAND_PREFIX):
             q = _square_or_none(key[len(_LAND_PREFIX):])
             if q is not None and q in s.landing:
@@ -345,6 +338,26 @@ class TerraSancta(Game):
                     return self.ability_action(s, q, sheet), None
         return super().find_action(s, player, key), None
 
+    def _move_step(self, s: TSState, player: str, key: str) -> tuple[int, Move | None, FactionSheet] | None:
+        """A legal key of a move's two steps (the `select` stage): (the piece's square, None,
+        sheet) for choosing the piece, (its square, the move, sheet) for choosing its act; None for
+        any other key. Both `_find` and `apply` use it, so `apply` checks a key without building
+        its action."""
+        if s.building is None:
+            if key.startswith(_PIECE_PREFIX):
+                q = _square_or_none(key[len(_PIECE_PREFIX):])
+                piece = s.board.get(q) if q is not None else None
+                sheet = self.sheet(s, player)
+                if q is not None and piece is not None and piece.owner == player and can_act(s.board, q, sheet):
+                    return q, None, sheet
+        elif s.building.verb == MOVE.verb and key.startswith(_ACT_PREFIX):
+            sheet = self.sheet(s, player)
+            frm = parse_square(s.building.args["piece"])
+            found = find_move(piece_moves(s.board, frm, sheet), key[len(_ACT_PREFIX):])
+            if found is not None:
+                return frm, found, sheet
+        return None
+
     def _piece_text(self, s: TSState, sq: int, sheet: FactionSheet) -> str:
         p = s.board[sq]
         return f"{sheet.piece(p.kind).name}, health {p.hp}/{p.max_hp}"
@@ -357,10 +370,16 @@ class TerraSancta(Game):
         return f"d{die} against {KIND_NAMES[target.kind]} ({target.hp}/{target.max_hp})"
 
     def apply(self, state, player, action, text=None):
-        act, move = self._find(state, player, action.key if isinstance(action, Action) else action)
+        key = action.key if isinstance(action, Action) else action
+        match = self._move_step(state, player, key) if state.stage == "select" and player == state.turn_player else None
+        if match is not None:  # a move's step: checked without building its action
+            sq, move, _ = match
+            key = piece_key(sq) if move is None else act_key(move)
+        else:
+            act, move = self._find(state, player, key)
+            key = act.key
         s: TSState = copy_state(state)
         events: list[Event] = []
-        key = act.key
         tag, _, rest = key.partition(":")
         if tag == "faction":
             s.factions[player] = rest

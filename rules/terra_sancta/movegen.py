@@ -110,36 +110,45 @@ def hooks(sheet: FactionSheet) -> _Hooks:
     return made
 
 
+_move = tuple.__new__
+"""Builds a `Move` from all its fields at once, skipping the named tuple's own `__new__` (the
+hot loop of `piece_moves` makes thousands a game)."""
+
+
 def piece_moves(board: dict[int, Piece], sq: int, sheet: FactionSheet) -> list[Move]:
     """Every move and attack of the piece on `sq` (whose faction sheet is `sheet`)."""
+    return moves_with(board, sq, sheet, hooks(sheet))
+
+
+def moves_with(board: dict[int, Piece], sq: int, sheet: FactionSheet, found: _Hooks) -> list[Move]:
+    """`piece_moves` given `hooks(sheet)`, for callers that look them up once for many pieces."""
     piece = board[sq]
     kind = piece.kind
     owner = piece.owner
-    found = hooks(sheet)
     out: list[Move] = []
     if kind == "P":
         for to in found.pawn_steps[sq]:
             if to not in board:
-                out.append(Move("move", sq, to))
+                out.append(_move(Move, ("move", sq, to, (), None)))
         for to in STEPS_DIAGONAL[sq]:
             other = board.get(to)
             if other is not None and other.owner != owner:
-                out.append(Move("attack", sq, to))
+                out.append(_move(Move, ("attack", sq, to, (), None)))
     elif kind == "K":
         for to in STEPS_ALL[sq]:
             other = board.get(to)
             if other is None:
-                out.append(Move("move", sq, to))
+                out.append(_move(Move, ("move", sq, to, (), None)))
             elif other.owner != owner:
-                out.append(Move("attack", sq, to))
+                out.append(_move(Move, ("attack", sq, to, (), None)))
     elif kind == "N":
         for target, paths in KNIGHT_PATHS[sq]:
             other = board.get(target)
             if other is None:
-                out.append(Move("move", sq, target))
+                out.append(_move(Move, ("move", sq, target, (), None)))
             elif other.owner != owner:
                 for turn, squares in paths:
-                    out.append(Move("attack", sq, target, squares, turn))
+                    out.append(_move(Move, ("attack", sq, target, squares, turn)))
     else:
         reach = found.reach[kind]
         rays = RAYS[sq]
@@ -148,11 +157,11 @@ def piece_moves(board: dict[int, Piece], sq: int, sheet: FactionSheet) -> list[M
             for to in rays[d][:reach]:
                 other = board.get(to)
                 if other is None:
-                    out.append(Move("move", sq, to))
+                    out.append(_move(Move, ("move", sq, to, (), None)))
                     crossed.append(to)
                     continue
                 if other.owner != owner:
-                    out.append(Move("attack", sq, to, tuple(crossed)))
+                    out.append(_move(Move, ("attack", sq, to, tuple(crossed), None)))
                 break
     if found.ranged:
         out.extend(shots(board, sq, sheet))
@@ -196,10 +205,14 @@ def can_act(board: dict[int, Piece], sq: int, sheet: FactionSheet) -> bool:
 
 def move_targets(board: dict[int, Piece], sq: int, sheet: FactionSheet) -> set[int]:
     """`{m.to for m in piece_moves(board, sq, sheet)}` without building the moves (the threat map)."""
+    return targets_with(board, sq, sheet, hooks(sheet))
+
+
+def targets_with(board: dict[int, Piece], sq: int, sheet: FactionSheet, found: _Hooks) -> set[int]:
+    """`move_targets` given `hooks(sheet)`, for callers that look them up once for many pieces."""
     piece = board[sq]
     kind = piece.kind
     owner = piece.owner
-    found = hooks(sheet)
     out: set[int] = set()
     if kind == "P":
         for to in found.pawn_steps[sq]:

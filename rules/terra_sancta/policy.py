@@ -16,6 +16,7 @@ The plan is a pure function of the state, so it is cached between the two steps 
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from functools import cache
 
 from rules.core import Action, Rng
@@ -32,17 +33,20 @@ from rules.terra_sancta.movegen import (
     STEPS_ALL,
     STEPS_DIAGONAL,
     Move,
+    hooks,
     landing_squares,
     move_targets,
-    piece_moves,
+    moves_with,
     shots,
 )
-from rules.terra_sancta.pieces import KINDS, Piece, attack_die
+from rules.terra_sancta.pieces import KINDS, Piece, attack_die, max_health
 from rules.terra_sancta.plans import ABILITY_PLANS, MOVE, SKIP, act_key, piece_key
 from rules.terra_sancta.state import TSState
 from rules.terra_sancta.threats import king_attackers, threat_levels
 
 VALUE = {"P": 1.0, "N": 3.0, "B": 3.0, "R": 4.0, "Q": 7.0, "K": 60.0}
+_MAX_HP = {k: max_health(k) for k in KINDS}
+"""`Piece.max_hp` by kind, read without the property in the hot loops."""
 RISK_WEIGHT = 0.6
 PULL = 0.06
 KING_AIM = 0.8
@@ -59,6 +63,8 @@ PRESS = 3.0
 is lost) press towards the enemy kings this many times harder."""
 
 _cache: dict[tuple, Move | None] = {}
+_MISSING = Move("move", -1, -1)
+"""Stands for a key not in `_cache` (None is a cached answer)."""
 
 
 def leading_enemy(s: TSState, player: str) -> str | None:
@@ -66,7 +72,7 @@ def leading_enemy(s: TSState, player: str) -> str | None:
     strength: dict[str, float] = {}
     for p in s.board.values():
         if p.owner != player and p.kind != "K":
-            strength[p.owner] = strength.get(p.owner, 0.0) + VALUE[p.kind] * p.hp / p.max_hp
+            strength[p.owner] = strength.get(p.owner, 0.0) + VALUE[p.kind] * p.hp / _MAX_HP[p.kind]
     return strongest(s, player, strength)
 
 
@@ -134,9 +140,12 @@ def safest_landing(s: TSState, player: str, piece: Piece, options: list[int], th
 
 _KNIGHT_TARGETS = [frozenset(t for t, _ in paths) for paths in KNIGHT_PATHS]
 """_KNIGHT_TARGETS[square]: the squares a knight reaches from there."""
+_PAWN_AIMS = [frozenset(steps) for steps in STEPS_DIAGONAL]
+_KING_AIMS = [frozenset(steps) for steps in STEPS_ALL]
+"""The squares from which a pawn or a king attacks a king there: fixed, so shared, not copied."""
 
 
-def king_aims(board: dict[int, Piece], king: int) -> dict[str, set[int]]:
+def king_aims(board: dict[int, Piece], king: int) -> dict[str, AbstractSet[int]]:
     """kind -> the squares from which a piece of that kind could attack the king on `king`."""
     orth: set[int] = set()
     diag: set[int] = set()
@@ -146,8 +155,8 @@ def king_aims(board: dict[int, Piece], king: int) -> dict[str, set[int]]:
             into.add(q)
             if q in board:
                 break
-    return {"R": orth, "B": diag, "Q": orth | diag, "N": set(_KNIGHT_TARGETS[king]),
-            "P": set(STEPS_DIAGONAL[king]), "K": set(STEPS_ALL[king])}
+    return {"R": orth, "B": diag, "Q": orth | diag, "N": _KNIGHT_TARGETS[king],
+            "P": _PAWN_AIMS[king], "K": _KING_AIMS[king]}
 
 
 def score_moves(s: TSState, player: str, only: int | None = None) -> list[tuple[float, Move]]:
@@ -169,6 +178,19 @@ def _score(item: tuple[float, Move]) -> float:
     return item[0]
 
 
+_REACH: dict[int, tuple[FactionSheet, dict[str, int]]] = {}
+
+
+def _reach_limits(sheet: FactionSheet) -> dict[str, int]:
+    """kind -> how far a piece of that kind reaches (11: the whole board), read once per sheet."""
+    found = _REACH.get(id(sheet))
+    if found is not None and found[0] is sheet:
+        return found[1]
+    made = {k: sheet.piece(k).range or 11 for k in KINDS}
+    _REACH[id(sheet)] = (sheet, made)  # the sheet is kept alive with it, so its id stays its own
+    return made
+
+
 def scored_moves(s: TSState, player: str, only: int | None = None) -> list[tuple[float, Move]]:
     """Every move of `player` (or of the piece on `only`) with its score, in the order the moves
     are generated (see `score_moves`).
@@ -183,9 +205,12 @@ def scored_moves(s: TSState, player: str, only: int | None = None) -> list[tuple
     enemy_kings: list[int] = []
     counts: dict[str, int] = {}
     strength: dict[str, float] = {}  # as leading_enemy sums it, in the same order
+    mine: list[int] = []
     for q, p in board.items():
         owner = p.owner
         counts[owner] = counts.get(owner, 0) + 1
+        if owner == player:
+            mine.append(q)
         if p.kind == "K":
             if owner == player:
                 if my_king is None:
@@ -193,7 +218,7 @@ def scored_moves(s: TSState, player: str, only: int | None = None) -> list[tuple
             else:
                 enemy_kings.append(q)
         elif owner != player:
-            strength[owner] = strength.get(owner, 0.0) + VALUE[p.kind] * p.hp / p.max_hp
+            strength[owner] = strength.get(owner, 0.0) + VALUE[p.kind] * p.hp / _MAX_HP[p.kind]
     attackers_of_king = king_attackers(s, my_king) if my_king is not None else set()
     aims = [king_aims(board, k) for k in enemy_kings]
     hunt = 4.0 if any(counts.get(board[k].owner) == 1 for k in enemy_kings) else 1.0
@@ -207,13 +232,14 @@ def scored_moves(s: TSState, player: str, only: int | None = None) -> list[tuple
     leader = strongest(s, player, strength)
     drain = sheet.ability.drain_percent / 100 if sheet.ability.kind == "drain" else 0.0
     scored: list[tuple[float, Move]] = []
-    squares = [only] if only is not None else [q for q in sorted(board) if board[q].owner == player]
-    reach_limits = {k: sheet.piece(k).range or 11 for k in KINDS}
+    squares = [only] if only is not None else sorted(mine)
+    reach_limits = _reach_limits(sheet)
     tie_base = s.turn * 7 + s.rng.seed
     threat_at = threat.get
-    aims_of_kind: dict[str, list[tuple[int, set[int]]]] = {}
+    aims_of_kind: dict[str, list[tuple[int, AbstractSet[int]]]] = {}
+    sheet_hooks = hooks(sheet)
     for sq in squares:
-        moves = piece_moves(board, sq, sheet)
+        moves = moves_with(board, sq, sheet, sheet_hooks)
         if not moves:
             continue
         piece = board[sq]
@@ -291,13 +317,27 @@ def best_move(s: TSState, player: str) -> Move | None:
     position): keyed on everything `top_move` reads, so another game or position never gets it."""
     key = (s.content, s.rng.seed, s.rng.counter, s.turn, s.quiet_turns, player, tuple(s.alive),
            tuple(s.factions.items()), tuple(s.board.items()))
-    if key in _cache:
-        return _cache[key]
+    move = _cache.get(key, _MISSING)  # one lookup: hashing the key walks the whole board
+    if move is not _MISSING:
+        return move
     move = top_move(s, player)
     if len(_cache) > 256:
         _cache.clear()
     _cache[key] = move
     return move
+
+
+_DAMAGES: dict[int, tuple[FactionSheet, list[int]]] = {}
+
+
+def _lightning_damages(sheet: FactionSheet) -> list[int]:
+    """The lightning damage of each face of the die, read once per sheet."""
+    found = _DAMAGES.get(id(sheet))
+    if found is not None and found[0] is sheet:
+        return found[1]
+    made = [lightning_damage(sheet, v) for v in range(1, sheet.ability.die + 1)]
+    _DAMAGES[id(sheet)] = (sheet, made)  # the sheet is kept alive with it, so its id stays its own
+    return made
 
 
 def _ability_choice(s: TSState, player: str) -> int | None:
@@ -313,7 +353,7 @@ def _ability_choice(s: TSState, player: str) -> int | None:
     attackers = king_attackers(s, my_king) if my_king is not None else set()
     leader = leading_enemy(s, player)
 
-    damages = [lightning_damage(sheet, v) for v in range(1, die + 1)]
+    damages = _lightning_damages(sheet)
     totals: dict[tuple[str, int], float] = {}  # (kind, health) -> the value summed over the die's faces
 
     def worth(q: int) -> float:

@@ -22,8 +22,8 @@ from rules.terra_sancta.movegen import (
     STEPS_ALL,
     STEPS_DIAGONAL,
     hooks,
-    move_targets,
     shot_lines,
+    targets_with,
 )
 from rules.terra_sancta.pieces import attack_die
 from rules.terra_sancta.state import TSState
@@ -44,7 +44,7 @@ def threat_levels(s: TSState, player: str) -> dict[int, float]:
     and of the large pieces are listed, counted, and each count weighed by its die."""
     board = s.board
     sheets = enemy_sheets(s, player)
-    ranged = {owner: hooks(sheet).ranged for owner, sheet in sheets.items()}
+    found = {owner: hooks(sheet) for owner, sheet in sheets.items()}
     small: list[int] = []
     large: list[int] = []
     for sq, p in board.items():
@@ -53,10 +53,10 @@ def threat_levels(s: TSState, player: str) -> dict[int, float]:
             continue
         if p.kind == "P":  # a pawn threatens its diagonal steps, occupied or not
             small.extend(STEPS_DIAGONAL[sq])
-            if ranged[owner]:  # 2+ squares away, one per line: never a diagonal step, never twice
+            if found[owner].ranged:  # 2+ squares away, one per line: never a diagonal step, never twice
                 small.extend(to for to, _ in shot_lines(board, sq, sheets[owner]))
         else:  # a large piece threatens where it could move, attack or shoot
-            large.extend(move_targets(board, sq, sheets[owner]))
+            large.extend(targets_with(board, sq, sheets[owner], found[owner]))
     threat = {t: n * _SMALL for t, n in Counter(small).items()}
     get = threat.get
     for t, n in Counter(large).items():
