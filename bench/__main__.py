@@ -248,8 +248,11 @@ def main(argv: list[str] | None = None) -> int:
     for gid, rate in random_playouts(args.playout_seconds).items():
         print(f"random playouts, {gid}: {rate:.1f} games/s")
     print(f"simulation (automatic players, {args.sim_games} games timed per row, extrapolated to 10,000 "
-          "in one process; budget 5 min):")
-    for gid, n, seconds in in_fresh_process(simulation_times, args.sim_games):
+          "in one process; each game in a fresh process, as `python -m rules.simulate` plays it; "
+          "budget 5 min):")
+    timed = [row for gid in sorted(rules.GAMES) if not gid.startswith("test-")
+             for row in in_fresh_process(simulation_times, args.sim_games, gid)]
+    for gid, n, seconds in timed:
         minutes = seconds * 10_000 / 60
         print(f"  {gid:<18} {n} player(s): {seconds * ms:7.1f} ms/game, 10,000 games ~{minutes:5.1f} min "
               f"({minutes / 5:.2f}x the budget)")

@@ -19,18 +19,19 @@ def player_counts(game) -> list[int]:
     return out
 
 
-def simulation_times(games: int) -> list[tuple[str, int, float]]:
-    """(game, players, seconds per automatic game) on `games` seeded games (`rules.simulate`)."""
-    from rules.simulate import play_one
+def simulation_times(games: int, game_id: str) -> list[tuple[str, int, float]]:
+    """(game, players, seconds per automatic game) on `games` seeded games of one game, each
+    player count in turn, as `python -m rules.simulate` plays them (its collector settings; the
+    bench runs each game in a fresh process, as that command does)."""
+    from rules.simulate import batch_collector, play_one
 
+    batch_collector()
+    game = rules.get_game(game_id)
     out = []
-    for gid, game in sorted(rules.GAMES.items()):
-        if gid.startswith("test-"):
-            continue
-        for n in player_counts(game):
-            names = [f"seat{i + 1}" for i in range(n)]
-            start = time.perf_counter()
-            for seed in range(games):
-                play_one(game, names, {}, seed)
-            out.append((gid, n, (time.perf_counter() - start) / games))
+    for n in player_counts(game):
+        names = [f"seat{i + 1}" for i in range(n)]
+        start = time.perf_counter()
+        for seed in range(games):
+            play_one(game, names, {}, seed)
+        out.append((game_id, n, (time.perf_counter() - start) / games))
     return out
