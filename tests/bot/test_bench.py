@@ -1,0 +1,27 @@
+"""`python -m bench` in miniature: each of its measures runs and reports what it says (the
+figures themselves are the benchmark's, not the tests')."""
+
+from __future__ import annotations
+
+from bench import latency
+from bench.simulation import simulation_times
+
+
+async def test_a_click_is_timed_against_its_floor():
+    figures = (await latency.measure_all(4, [c for c in latency.CASES if c[1] == "deathly-thrones"]))[0]
+    assert len(figures.actions) == len(figures.rules) == len(figures.commit) == len(figures.parse) == 4
+    assert 0 < figures.floor < max(figures.actions) and "x the floor" in figures.line()
+
+
+async def test_the_load_table_counts_completed_actions_and_their_cpu():
+    rows = await latency.load((1, 3), 0.3)
+    assert [r.sessions for r in rows] == [1, 3]
+    assert all(r.completed > 0 and r.rate > 0 and r.cpu_per_action > 0 for r in rows)
+
+
+def test_simulation_times_cover_every_player_count_of_a_game(monkeypatch):
+    import rules.simulate
+
+    monkeypatch.setattr(rules.simulate, "batch_collector", lambda: None)  # not this test process's
+    rows = simulation_times(1, "guilty-gods")
+    assert [(g, n) for g, n, _ in rows] == [("guilty-gods", 2)] and rows[0][2] > 0
