@@ -155,7 +155,7 @@ def band_contents(view: TSView) -> list[tuple]:
 
 def _encode(view: TSView) -> bytes:
     """The board's PNG from its bands: those already compressed for another position are
-    reused; the board is painted only if a band is new, and only new bands are compressed."""
+    reused; only new bands are painted and compressed."""
     palette_key = _palette_key(view)
     palette = _palette(view)
     keys = [(palette_key, content) for content in band_contents(view)]
@@ -166,10 +166,8 @@ def _encode(view: TSView) -> bytes:
                 _bands.move_to_end(k)
     missing = [i for i, band in enumerate(bands) if band is None]
     if missing:
-        img = paint_board(view)
-        for i in missing:
-            top, bottom = BANDS[i]
-            bands[i] = pack_rows(img.crop((0, top, BOARD_PX, bottom)), palette)
+        for i in missing:  # only the new bands are painted
+            bands[i] = pack_rows(paint_board(view, BANDS[i]), palette)
         with _boards_lock:
             for i in missing:
                 _bands[keys[i]] = bands[i]  # type: ignore[assignment]  # filled just above
@@ -252,15 +250,32 @@ def _background(sides: tuple[str, ...] = tuple(CROWN)) -> Image.Image:
     return img
 
 
-def paint_board(view: TSView) -> Image.Image:
-    """The board picture: the empty board, then the last move and attack, the piece chosen, the
-    landing squares, the pieces and their wounds."""
-    img = _background(_sides(view)).copy()
+def paint_board(view: TSView, rows: tuple[int, int] = (0, BOARD_PX)) -> Image.Image:
+    """The board picture, or the band of its `rows` (top included, bottom not): the empty board,
+    then the last move and attack, the piece chosen, the landing squares, the pieces and their
+    wounds. A band is painted exactly as those rows of the whole board (what lies outside it is
+    skipped or clipped)."""
+    top, bottom = rows
+    img = _background(_sides(view)).crop((0, top, BOARD_PX, bottom))
     d = ImageDraw.Draw(img)
 
-    def outline(name: str, colour: tuple[int, int, int], width: int = 3) -> None:
+    def at(name: str) -> tuple[int, int] | None:
+        """The square's corner in the band, or None if the square lies outside it."""
         x, y = _xy(name)
-        d.rectangle([x + 1, y + 1, x + CELL - 2, y + CELL - 2], outline=colour, width=width)
+        return (x, y - top) if y + CELL > top and y < bottom else None
+
+    def outline(name: str, colour: tuple[int, int, int], width: int = 3) -> None:
+        corner = at(name)
+        if corner is not None:
+            x, y = corner
+            d.rectangle([x + 1, y + 1, x + CELL - 2, y + CELL - 2], outline=colour, width=width)
+
+    def dot(name: str, radius: int) -> None:
+        corner = at(name)
+        if corner is not None:
+            x, y = corner
+            d.ellipse([x + CELL / 2 - radius, y + CELL / 2 - radius, x + CELL / 2 + radius,
+                       y + CELL / 2 + radius], fill=SELECT_COLOUR)
 
     if view.last_move:
         for name in view.last_move:
@@ -270,23 +285,25 @@ def paint_board(view: TSView) -> Image.Image:
         for name in {frm, target, landed}:
             outline(name, ATTACK_COLOUR)
         (x1, y1), (x2, y2) = _xy(frm), _xy(target)
-        d.line([x1 + CELL / 2, y1 + CELL / 2, x2 + CELL / 2, y2 + CELL / 2], fill=ATTACK_COLOUR, width=3)
+        d.line([x1 + CELL / 2, y1 - top + CELL / 2, x2 + CELL / 2, y2 - top + CELL / 2], fill=ATTACK_COLOUR,
+               width=3)
     if view.selected:
         outline(view.selected, SELECT_COLOUR, 4)
     for name in view.landing:
-        x, y = _xy(name)
-        d.ellipse([x + CELL / 2 - 6, y + CELL / 2 - 6, x + CELL / 2 + 6, y + CELL / 2 + 6], fill=SELECT_COLOUR)
+        dot(name, 6)
     for name in view.destinations:  # where the selected piece may go: a dot
-        x, y = _xy(name)
-        d.ellipse([x + CELL / 2 - 5, y + CELL / 2 - 5, x + CELL / 2 + 5, y + CELL / 2 + 5], fill=SELECT_COLOUR)
+        dot(name, 5)
     for name in view.targets:  # what it may attack: a ring around the piece
         outline(name, SELECT_COLOUR, 2)
 
     for p in view.pieces:
+        corner = at(p.square)
+        if corner is None:
+            continue
         wounded = p.hp < p.max_hp
         sprite = _piece(p.kind, view.faction_colours.get(p.owner, FALLBACK_COLOUR),
                         p.hp if wounded else 0, p.max_hp if wounded else 0)
-        img.paste(sprite, _xy(p.square), sprite)
+        img.paste(sprite, corner, sprite)
     return img
 
 
