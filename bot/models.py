@@ -82,9 +82,11 @@ class Memo:
         return found
 
 
-PARSED_KEPT = 512
+PARSED_KEPT = 256
 """Parsed states kept in this process (with their memos), most recently used first: every busy
-table's current state, and some."""
+table's current state (a state replaced by a move is dropped at once). A kept state with its
+actions and views takes 120-200 KB (By Gods and Kings at 8 characters the most): at most
+about 50 MB."""
 _parsed: OrderedDict[tuple[str, str], Memo] = OrderedDict()
 _parsed_lock = threading.Lock()  # renderers read sessions in worker threads
 
@@ -106,6 +108,11 @@ def remember_memo(game_id: str, state_json: str, memo: Memo) -> None:
         _parsed[(game_id, state_json)] = memo
         while len(_parsed) > PARSED_KEPT:
             _parsed.popitem(last=False)
+
+
+def forget_memo(game_id: str, state_json: str) -> None:
+    with _parsed_lock:
+        _parsed.pop((game_id, state_json), None)
 
 
 def forget_memos() -> None:
@@ -160,6 +167,8 @@ class Session(BaseModel):
     def set_state(self, state: BaseModel | None) -> None:
         """Replace the state (kept parsed, here and in this process's kept states, so neither
         this click nor the next one at the table parses it again)."""
+        if self.state_json is not None:  # the state this one replaces is no longer any table's
+            forget_memo(self.game_id, self.state_json)
         self._state, self._memo = state, None
         if state is None:
             self.state_json = None

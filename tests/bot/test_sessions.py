@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 import rules
-from bot.models import ActResult, Seat, Session, forget_memos
+from bot.models import ActResult, Seat, Session, forget_memos, known_memo
 from bot.sessions import (
     TURN_TIMER_CHOICES,
     NotSeated,
@@ -545,7 +545,9 @@ async def test_the_next_action_reuses_the_state_the_last_one_made(tmp_path, cloc
     assert again is not made and again.state_json == made.state_json
     assert again.state() is made.state() and again.memo() is made.memo()
     assert parses == []
-    # a text this process never made is parsed (once), and then kept as well
+    # the state the move replaced is no longer kept; a text this process never made is parsed
+    # (once), and then kept as well
+    assert known_memo(game.id, s.state_json) is None
     forget_memos()
     assert (await svc.get(s.id)).state() == made.state()
     assert (await svc.get(s.id)).state() is (await svc.get(s.id)).state()
