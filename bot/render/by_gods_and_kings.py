@@ -121,9 +121,11 @@ def _draw_unit(d: ImageDraw.ImageDraw, x: int, y: int, unit: UnitView, acting: b
     if unit.kind == "enemy" and unit.abilities:
         total += " / " + ", ".join(a.split(":")[0] for a in unit.abilities)
     centred(d, x + UNIT_W / 2, y + UNIT_H - 11, total, font(11), (40, 40, 40))
-    if unit.numbers:
+    if unit.numbers:  # right of the third card, against the card's right edge
         lo, hi = unit.numbers
-        d.text((x + UNIT_W - 44, y + UNIT_H - CARD_H - 18), f"{lo}-{hi}" if lo != hi else str(lo),
+        text = f"{lo}-{hi}" if lo != hi else str(lo)
+        box = d.textbbox((0, 0), text, font=font(11))
+        d.text((x + UNIT_W - 6 - (box[2] - box[0]) - box[0], y + UNIT_H - CARD_H - 18), text,
                font=font(11), fill=(30, 90, 160))
 
 
