@@ -38,22 +38,12 @@ from rules.terra_sancta.policy import (
 )
 from rules.terra_sancta.state import TSState
 from rules.terra_sancta.threats import king_attackers, threat_levels
+from tests.support.playout import automatic_positions
 
 
 def _positions(players: int, seeds: range, random_share: int = 0):
     """Every position of these seeded games (random factions), some moves chosen at random."""
-    names = [f"p{i}" for i in range(players)]
-    for seed in seeds:
-        s = TS.setup(names, {"factions": "random"}, seed)
-        chooser = Rng(seed=seed)
-        while TS.result(s) is None:
-            yield s
-            p = TS.to_act(s)[0]
-            if chooser.randint(0, 99) < random_share:
-                key = chooser.choice(TS.legal_actions(s, p)).key
-            else:
-                key = TS.auto_action(s, p, chooser).key
-            s = TS.apply(s, p, key).state
+    return automatic_positions(TS, players, seeds, 10_000, {"factions": "random"}, random_share)
 
 
 _POSITIONS = {n: list(_positions(n, range(3), 25)) for n in (2, 4)}

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.core import IllegalAction, Rng
+from rules.core import IllegalAction
 from rules.terra_sancta import GAME as TS
 from rules.terra_sancta import policy
 from rules.terra_sancta.board import PLAYABLE, SQUARE_NAMES
@@ -16,21 +16,12 @@ from rules.terra_sancta.factions import lightning_damage
 from rules.terra_sancta.movegen import Move, move_targets, piece_moves
 from rules.terra_sancta.pieces import KINDS, Piece
 from rules.terra_sancta.plans import act_key, piece_key
+from tests.support.playout import automatic_positions
 
 
-def _positions(players: int, seeds: range, random_share: int):
-    names = [f"p{i}" for i in range(players)]
-    for seed in seeds:
-        s = TS.setup(names, {"factions": "random"}, seed)
-        chooser = Rng(seed=seed)
-        while TS.result(s) is None:
-            yield s
-            p = TS.to_act(s)[0]
-            if chooser.randint(0, 99) < random_share:
-                key = chooser.choice(TS.legal_actions(s, p)).key
-            else:
-                key = TS.auto_action(s, p, chooser).key
-            s = TS.apply(s, p, key).state
+def _positions(players: int, seeds: range, random_share: int = 0):
+    """Every position of these seeded games (random factions), some moves chosen at random."""
+    return automatic_positions(TS, players, seeds, 10_000, {"factions": "random"}, random_share)
 
 
 _POSITIONS = list(_positions(4, range(2), 25)) + list(_positions(2, range(2), 25))

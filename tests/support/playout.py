@@ -89,9 +89,10 @@ def replay(game: Game, players: list[str], options: dict[str, str], seed: int, h
 
 
 def automatic_positions(game: Game, players: int, seeds: range | list[int], steps: int,
-                        options: dict[str, str] | None = None) -> Iterator[Any]:
+                        options: dict[str, str] | None = None, random_share: int = 0) -> Iterator[Any]:
     """Every state of seeded games played by the automatic players (each seed's chooser is
-    `Rng(seed=seed)`; a form's line is "..."), at most `steps` per game, the final one excluded."""
+    `Rng(seed=seed)`; a form's line is "..."), at most `steps` per game, the final one excluded;
+    with `random_share` (percent), that share of the moves is chosen at random instead."""
     names = [f"p{i}" for i in range(players)]
     for seed in seeds:
         s = game.setup(names, options or {}, seed)
@@ -101,5 +102,8 @@ def automatic_positions(game: Game, players: int, seeds: range | list[int], step
                 break
             yield s
             p = game.to_act(s)[0]
-            action = game.auto_action(s, p, chooser)
+            if random_share and chooser.randint(0, 99) < random_share:
+                action = chooser.choice(game.legal_actions(s, p))
+            else:
+                action = game.auto_action(s, p, chooser)
             s = game.apply(s, p, action.key, "..." if action.text_prompt else None).state
