@@ -19,6 +19,7 @@ from bot.cogs.game import GameCog
 from bot.cogs.move import MoveCog
 from bot.config import Settings
 from bot.controller import Controller
+from bot.models import keep_states
 from bot.sessions import SessionService
 from bot.store import Store
 from bot.ui.items import DYNAMIC_ITEMS, modal_text
@@ -60,6 +61,7 @@ class PantheonBot(commands.Bot):
     async def setup_hook(self) -> None:
         if self.settings.content_dir:
             set_content_dir(self.settings.content_dir)
+        keep_states(self.settings.kept_states)
         if self.store is None:
             self.store = await Store.open(self.settings.database)
         self.service = SessionService(self.store, clock=self.clock, seed_source=self.seed_source)

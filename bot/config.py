@@ -58,6 +58,9 @@ class Settings(BaseSettings):
     worker_lease_seconds: float = Field(
         default=60.0, gt=0, description="A process not seen for this long is gone: another "
         "takes over its guilds' turn timers (and the timers it had claimed).")
+    kept_states: int = Field(
+        default=256, ge=0, le=100_000, description="Game states kept parsed in memory with "
+        "their worked-out actions and views (one per busy table; 0: none).")
 
     @field_validator("database_url")
     @classmethod

@@ -84,9 +84,19 @@ class Memo:
 
 PARSED_KEPT = 256
 """Parsed states kept in this process (with their memos), most recently used first: every busy
-table's current state (a state replaced by a move is dropped at once). A kept state with its
-actions and views takes 120-200 KB (By Gods and Kings at 8 characters the most): at most
-about 50 MB."""
+table's current state (a state replaced by a move is dropped at once). Set from KEPT_STATES. A
+kept state with every viewer's view and every player's actions takes about 40 KB (Guilty Gods)
+to 300-480 KB (Terra Sancta at 4, By Gods and Kings at 8 characters, Gods of Magic at 8
+players): 256 of the largest, about 120 MB."""
+
+
+def keep_states(count: int) -> None:
+    """Keep at most `count` parsed states from now on (0: none)."""
+    global PARSED_KEPT
+    with _parsed_lock:
+        PARSED_KEPT = count
+        while len(_parsed) > count:
+            _parsed.popitem(last=False)
 _parsed: OrderedDict[tuple[str, str], Memo] = OrderedDict()
 _parsed_lock = threading.Lock()  # renderers read sessions in worker threads
 
@@ -105,6 +115,8 @@ def known_memo(game_id: str, state_json: str) -> Memo | None:
 
 def remember_memo(game_id: str, state_json: str, memo: Memo) -> None:
     with _parsed_lock:
+        if PARSED_KEPT <= 0:
+            return
         _parsed[(game_id, state_json)] = memo
         while len(_parsed) > PARSED_KEPT:
             _parsed.popitem(last=False)

@@ -16,6 +16,7 @@ import discord
 
 from bot.models import TURN_TIMER_CHOICES
 from bot.render import Panel, RenderContext, get_renderer
+from bot.render.base import GameRenderer
 from bot.render.discord import to_message_parts
 from bot.render.panel import clip
 from bot.ui import ids
@@ -208,7 +209,8 @@ def draw_ahead(session: Session) -> None:
     they are drawn while the move is written, and `render_table` finds them done (the service's
     `before_save`; called on the event loop)."""
     renderer = get_renderer(session.game_id)
-    if session.state_json is None or not renderer.draws_pictures:
+    if session.state_json is None or not renderer.draws_pictures or \
+            type(renderer).draw_ahead is GameRenderer.draw_ahead:  # nothing it draws ahead
         return
     memo = session.memo()
     drawn = asyncio.get_running_loop().run_in_executor(None, lambda: renderer.draw_ahead(memo.view(None)))

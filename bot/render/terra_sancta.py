@@ -54,8 +54,9 @@ def _xy(name: str) -> tuple[int, int]:
 Position = tuple
 """Everything the board picture shows (see `position`): equal positions draw the same picture."""
 
-BOARD_CACHE = 64
-"""Board pictures kept, most recently used first: every table's current position, and then some."""
+BOARD_CACHE = 256
+"""Board pictures kept (about 16 KB each), most recently used first: every busy table's current
+position, so a board drawn ahead is still there when its move's answer is rendered."""
 _boards: OrderedDict[Position, bytes] = OrderedDict()
 _boards_lock = threading.Lock()
 

@@ -127,3 +127,24 @@ async def test_the_board_picture_is_drawn_off_the_event_loop(db, monkeypatch):
     assert threads and all(name != main for name in threads)
     assert saved_while_drawing and all(saved_while_drawing)
     assert hops == []  # the answers (and the status just after) took the boards drawn ahead
+
+
+@pytest.mark.parametrize("game_id", ["guilty-gods", "by-gods-and-kings", "terra-sancta"])
+async def test_only_a_game_that_draws_ahead_gets_a_drawing_started_before_the_save(game_id):
+    """Guilty Gods and By Gods and Kings draw their pictures after the answer (no worker job
+    before the save, no wait in front of the answer); Terra Sancta draws its board ahead."""
+    import rules
+    from bot import table as tables
+    from bot.models import Session
+
+    game = rules.get_game(game_id)
+    state = game.setup(["p0", "p1"], {}, 3)
+    session = Session(id=777, guild_id=1, channel_id=1, game_id=game_id, status="active", host_id=1,
+                      options={}, seats=[], state_json=game.dump_state(state), version=2,
+                      created_at=0, updated_at=0)
+    tables._ahead.pop(777, None)
+    tables.draw_ahead(session)
+    started = tables._ahead.pop(777, None)
+    assert (started is not None) == (game_id == "terra-sancta")
+    if started is not None:
+        assert await started[1] is True

@@ -82,7 +82,7 @@ def test_compose_runs_the_bot_after_a_healthy_postgres_on_a_named_volume():
 
 def test_env_example_names_every_new_setting_empty():
     text = (ROOT / ".env.example").read_text(encoding="utf-8")
-    for name in ("DATABASE_URL", "SHARD_COUNT", "SHARD_IDS", "WORKER_LEASE_SECONDS"):
+    for name in ("DATABASE_URL", "SHARD_COUNT", "SHARD_IDS", "WORKER_LEASE_SECONDS", "KEPT_STATES"):
         assert f"\n{name}=\n" in text
 
 

@@ -615,3 +615,30 @@ async def test_a_move_is_found_among_the_actions_already_worked_out(tmp_path, cl
         monkeypatch.setattr(type(game), "legal_actions", real)
         assert (True, pid) not in built  # the mover's actions on the old state: not built again
     await store.close()
+
+
+def test_kept_states_follow_the_setting(monkeypatch):
+    import bot.models as models
+    from bot.config import Settings
+
+    assert Settings(_env_file=None).kept_states == 256
+    monkeypatch.setenv("KEPT_STATES", "0")
+    assert Settings(_env_file=None).kept_states == 0
+    monkeypatch.setenv("KEPT_STATES", "-1")
+    with pytest.raises(ValueError):
+        Settings(_env_file=None)
+    game = rules.get_game(HighCard.id)
+    texts = [game.dump_state(game.setup(["a", "b"], {}, seed)) for seed in range(3)]
+    sessions = [Session(id=i, guild_id=None, channel_id=1, game_id=HighCard.id, status="active",
+                        host_id=1, options={}, seats=[], state_json=t, version=1, created_at=0,
+                        updated_at=0) for i, t in enumerate(texts)]
+    monkeypatch.setattr(models, "PARSED_KEPT", models.PARSED_KEPT)  # restored after the test
+    for session in sessions:
+        session.state()
+    models.keep_states(1)  # fewer: the oldest go at once
+    assert [models.known_memo(HighCard.id, t) is not None for t in texts] == [False, False, True]
+    models.keep_states(0)
+    assert models.known_memo(HighCard.id, texts[2]) is None
+    sessions[0]._state = None
+    sessions[0].state()  # parsed, not kept
+    assert models.known_memo(HighCard.id, texts[0]) is None
