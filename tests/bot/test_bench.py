@@ -25,3 +25,20 @@ def test_simulation_times_cover_every_player_count_of_a_game(monkeypatch):
     monkeypatch.setattr(rules.simulate, "batch_collector", lambda: None)  # not this test process's
     rows = simulation_times(1, "guilty-gods")
     assert [(g, n) for g, n, _ in rows] == [("guilty-gods", 2)] and rows[0][2] > 0
+
+
+async def test_the_bot_sets_its_collector_thresholds_when_it_starts(tmp_path):
+    """The load table's figure depends on them (bot/app.py COLLECTOR_THRESHOLDS)."""
+    import gc
+
+    from bot.app import COLLECTOR_THRESHOLDS
+    from tests.bot.e2e import make_bot
+    from tests.support.discord_harness import DiscordHarness
+
+    before = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)
+    try:
+        async with DiscordHarness(make_bot(tmp_path / "p.db", seed=1)):
+            assert gc.get_threshold() == COLLECTOR_THRESHOLDS
+    finally:
+        gc.set_threshold(*before)
