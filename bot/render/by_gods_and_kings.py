@@ -129,7 +129,7 @@ def _draw_unit(d: ImageDraw.ImageDraw, x: int, y: int, unit: UnitView, acting: b
                font=font(11), fill=(30, 90, 160))
 
 
-BATTLEFIELDS = Pictures()
+BATTLEFIELDS: Pictures[bytes] = Pictures()
 """Battlefield pictures kept by the units they show (and whose turn it is)."""
 
 

@@ -106,7 +106,7 @@ def _draw_card(d: ImageDraw.ImageDraw, x: int, y: int, placed: PlacedView,
         centred(d, x + CARD_W / 2, y + 100, text, font(14), colour)
 
 
-COMBATS = Pictures()
+COMBATS: Pictures[bytes] = Pictures()
 """Combat pictures kept by the moves they show: a table edited again (a cheer, a timer, the
 picture drawn ahead while the move was saved) does not draw it again."""
 

@@ -10,7 +10,17 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from bot.render.base import GameRenderer, RenderContext
-from bot.render.drawing import PackedRows, centred, font, ink, pack_rows, palette_of, rgb, rows_png
+from bot.render.drawing import (
+    PackedRows,
+    Pictures,
+    centred,
+    font,
+    ink,
+    pack_rows,
+    palette_of,
+    rgb,
+    rows_png,
+)
 from bot.render.panel import Panel
 from rules.core import Event, who
 from rules.terra_sancta.board import (
@@ -57,8 +67,7 @@ Position = tuple
 BOARD_CACHE = 256
 """Board pictures kept (about 16 KB each), most recently used first: every busy table's current
 position, so a board drawn ahead is still there when its move's answer is rendered."""
-_boards: OrderedDict[Position, bytes] = OrderedDict()
-_boards_lock = threading.Lock()
+BOARDS: Pictures[bytes] = Pictures(BOARD_CACHE)
 
 
 def position(view: TSView) -> Position:
@@ -75,39 +84,10 @@ def _sides(view: TSView) -> tuple[str, ...]:
     return tuple(sorted(set(view.sides.values())))
 
 
-_drawing: dict[Position, threading.Event] = {}
-"""Positions being drawn now, and the event set when their picture is in `_boards`."""
-
-
 def draw_board(view: TSView) -> bytes:
-    """The board as PNG bytes, drawn and encoded once per position (kept in a small cache shared
-    by every table: the renderers run in worker threads, hence the lock). A position already
-    being drawn (ahead, while its move was saved) is waited for, not drawn twice."""
-    key = position(view)
-    while True:
-        with _boards_lock:
-            found = _boards.get(key)
-            if found is not None:
-                _boards.move_to_end(key)
-                return found
-            pending = _drawing.get(key)
-            mine = pending is None
-            if pending is None:
-                pending = _drawing[key] = threading.Event()
-        if mine:
-            break
-        pending.wait()  # then from the cache (or drawn here, if that drawing failed)
-    try:
-        data = _encode(view)  # drawn outside the lock: other tables go on
-        with _boards_lock:
-            _boards[key] = data
-            while len(_boards) > BOARD_CACHE:
-                _boards.popitem(last=False)
-        return data
-    finally:
-        with _boards_lock:
-            del _drawing[key]
-        pending.set()
+    """The board as PNG bytes, drawn and encoded once per position (kept in `BOARDS`, shared by
+    every table; a position already being drawn, ahead while its move was saved, is waited for)."""
+    return BOARDS.get(position(view), lambda: _encode(view))
 
 
 BANDS = [(0, MARGIN), *((MARGIN + i * CELL, MARGIN + (i + 1) * CELL) for i in range(SIZE)),
@@ -117,6 +97,7 @@ each on its own: a move redraws the two or three ranks it touched and keeps the 
 BAND_CACHE = 4096
 """Compressed bands kept (about a kilobyte each), most recently used first."""
 _bands: OrderedDict[tuple, PackedRows] = OrderedDict()
+_bands_lock = threading.Lock()  # the renderers run in worker threads
 
 
 def band_contents(view: TSView) -> list[tuple]:
@@ -160,7 +141,7 @@ def _encode(view: TSView) -> bytes:
     palette_key = _palette_key(view)
     palette = _palette(view)
     keys = [(palette_key, content) for content in band_contents(view)]
-    with _boards_lock:
+    with _bands_lock:
         bands: list[PackedRows | None] = [_bands.get(k) for k in keys]
         for k, band in zip(keys, bands, strict=True):
             if band is not None:
@@ -169,7 +150,7 @@ def _encode(view: TSView) -> bytes:
     if missing:
         for i in missing:  # only the new bands are painted
             bands[i] = pack_rows(paint_board(view, BANDS[i]), palette)
-        with _boards_lock:
+        with _bands_lock:
             for i in missing:
                 _bands[keys[i]] = bands[i]  # type: ignore[assignment]  # filled just above
             while len(_bands) > BAND_CACHE:
@@ -183,7 +164,7 @@ HEALTH_COLOURS = [(60, 200, 60), (230, 170, 0), (220, 40, 40)]
 FIXED_COLOURS = [MOVE_COLOUR, ATTACK_COLOUR, SELECT_COLOUR, *HEALTH_COLOURS, (40, 40, 40),
                  (255, 255, 255), (180, 0, 0), (20, 20, 20), (0, 0, 0)]
 """Colours a board may show that its first picture may lack (highlights, health bars, ink)."""
-_palettes: OrderedDict[tuple, Image.Image] = OrderedDict()
+PALETTES: Pictures[Image.Image] = Pictures(BOARD_CACHE)
 
 
 def _palette_key(view: TSView) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -197,27 +178,20 @@ def _palette(view: TSView) -> Image.Image:
     whole and wounded, the highlight colours): reducing a picture to a known palette is many
     times faster than finding one, and the same position always gives the same picture."""
     key = _palette_key(view)
-    colours = key[0]
-    with _boards_lock:
-        found = _palettes.get(key)
-        if found is not None:
-            _palettes.move_to_end(key)
-            return found
+    return PALETTES.get(key, lambda: _work_out_palette(key[0], key[1]))
+
+
+def _work_out_palette(colours: tuple[str, ...], sides: tuple[str, ...]) -> Image.Image:
     wounds = ((0, 0), (1, 3), (2, 3), (3, 4))  # whole; bars in red, amber and green
     pieces = [(kind, colour, hp, max_hp) for colour in colours for kind in LETTER for hp, max_hp in wounds]
     per_row = BOARD_PX // CELL
     rows = -(-len(pieces) // per_row)
     swatch = Image.new("RGB", (BOARD_PX, BOARD_PX + rows * CELL), LIGHT)
-    swatch.paste(_background(_sides(view)), (0, 0))
+    swatch.paste(_background(sides), (0, 0))
     for i, piece in enumerate(pieces):
         sprite = _piece(*piece)
         swatch.paste(sprite, (i % per_row * CELL, BOARD_PX + i // per_row * CELL), sprite)
-    found = palette_of(swatch, FIXED_COLOURS + [rgb(c) for c in colours], colours=128)
-    with _boards_lock:
-        _palettes[key] = found
-        while len(_palettes) > BOARD_CACHE:
-            _palettes.popitem(last=False)
-    return found
+    return palette_of(swatch, FIXED_COLOURS + [rgb(c) for c in colours], colours=128)
 
 
 @lru_cache(maxsize=4)

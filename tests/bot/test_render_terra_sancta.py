@@ -7,6 +7,7 @@ import io
 from PIL import Image
 
 from bot.render import RenderContext
+from bot.render.drawing import Pictures
 from bot.render.terra_sancta import BOARD_PX, RENDERER, dice_lines, draw_board
 from rules.core import Rng
 from rules.terra_sancta import GAME
@@ -80,7 +81,7 @@ def test_private_panel_lists_own_pieces_and_faction_choice_has_no_image():
 def test_a_position_is_drawn_and_encoded_once(monkeypatch):
     from bot.render import terra_sancta as board
 
-    monkeypatch.setattr(board, "_boards", type(board._boards)())
+    monkeypatch.setattr(board, "BOARDS", Pictures(board.BOARD_CACHE))
     monkeypatch.setattr(board, "_bands", type(board._bands)())
     painted, encoded = [], []
     paint, encode = board.paint_board, board.pack_rows
@@ -210,8 +211,8 @@ def test_boards_of_one_colour_set_share_a_palette_worked_out_once(monkeypatch):
     the few levels Pillow's mapping to a palette may be off)."""
     from bot.render import terra_sancta as board
 
-    monkeypatch.setattr(board, "_boards", type(board._boards)())
-    monkeypatch.setattr(board, "_palettes", type(board._palettes)())
+    monkeypatch.setattr(board, "BOARDS", Pictures(board.BOARD_CACHE))
+    monkeypatch.setattr(board, "PALETTES", Pictures(board.BOARD_CACHE))
     made, real = [], board.palette_of
     monkeypatch.setattr(board, "palette_of", lambda *a, **k: made.append(1) or real(*a, **k))
     s, _ = _midgame(4, 30)
@@ -252,8 +253,8 @@ def test_a_position_gives_the_same_picture_whichever_board_came_first(monkeypatc
     late, _ = _midgame(4, 80)
     pictures = []
     for first in (early, late):
-        monkeypatch.setattr(board, "_boards", type(board._boards)())
-        monkeypatch.setattr(board, "_palettes", type(board._palettes)())
+        monkeypatch.setattr(board, "BOARDS", Pictures(board.BOARD_CACHE))
+        monkeypatch.setattr(board, "PALETTES", Pictures(board.BOARD_CACHE))
         draw_board(GAME.view(first, None))
         pictures.append(draw_board(GAME.view(late, None)))
     assert pictures[0] == pictures[1]
@@ -265,7 +266,7 @@ def test_a_new_position_compresses_only_the_bands_it_changed_and_shows_exactly_i
     palette (a band's contents must name everything drawn in it), and a move touches few bands."""
     from bot.render import terra_sancta as board
 
-    monkeypatch.setattr(board, "_boards", type(board._boards)())
+    monkeypatch.setattr(board, "BOARDS", Pictures(board.BOARD_CACHE))
     monkeypatch.setattr(board, "_bands", type(board._bands)())
     packed, pack = [], board.pack_rows
     monkeypatch.setattr(board, "pack_rows", lambda img, pal: packed.append(1) or pack(img, pal))
@@ -303,3 +304,56 @@ def test_a_band_png_is_a_png():
     assert decoded.convert("RGB").tobytes() == picture.tobytes()
     one, two = b"some rows" * 999, b"more" * 12345
     assert adler32_combine(zlib.adler32(one), zlib.adler32(two), len(two)) == zlib.adler32(one + two)
+
+
+def test_a_picture_being_drawn_is_waited_for_not_drawn_twice():
+    """Two threads ask for one key: one draws, the other waits and takes its picture; if the
+    drawing fails, a waiter draws it itself (nobody waits forever)."""
+    import threading
+
+    kept: Pictures[bytes] = Pictures(4)
+    started, release, drawn = threading.Event(), threading.Event(), []
+
+    def slow() -> bytes:
+        drawn.append(1)
+        started.set()
+        release.wait(5)
+        return b"board"
+
+    got: list[bytes] = []
+    first = threading.Thread(target=lambda: got.append(kept.get("k", slow)))
+    first.start()
+    started.wait(5)
+    second = threading.Thread(target=lambda: got.append(kept.get("k", slow)))
+    second.start()
+    second.join(0.2)
+    assert second.is_alive()  # waiting, not drawing
+    release.set()
+    first.join(5)
+    second.join(5)
+    assert got == [b"board", b"board"] and drawn == [1]
+
+    def broken() -> bytes:
+        started.set()
+        release.wait(5)
+        raise RuntimeError("no ink")
+
+    started.clear()
+    release.clear()
+    failed: list[BaseException] = []
+
+    def first_try() -> None:
+        try:
+            kept.get("j", broken)
+        except RuntimeError as exc:
+            failed.append(exc)
+
+    one = threading.Thread(target=first_try)
+    one.start()
+    started.wait(5)
+    other = threading.Thread(target=lambda: got.append(kept.get("j", lambda: b"redrawn")))
+    other.start()
+    release.set()
+    one.join(5)
+    other.join(5)
+    assert failed and got[-1] == b"redrawn"
