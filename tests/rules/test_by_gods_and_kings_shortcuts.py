@@ -14,25 +14,12 @@ from rules.by_gods_and_kings.state import BgkState, Foe, Hero, Status
 from rules.core import Rng
 from rules.core.state import independent_copy
 from rules.core.steps import Building
+from tests.support.playout import automatic_positions
 
 
 def _positions(players: int, seeds: range, steps: int = 300, wander: int = 0):
     """Positions of seeded games; `wander`: percent of moves made at random instead."""
-    names = [f"p{i}" for i in range(players)]
-    for seed in seeds:
-        s = BGK.setup(names, {}, seed)
-        chooser, noise = Rng(seed=seed), Rng(seed=seed + 7)
-        for _ in range(steps):
-            if BGK.result(s) is not None:
-                break
-            yield s
-            p = BGK.to_act(s)[0]
-            if wander and noise.randint(0, 99) < wander:
-                legal = BGK.legal_actions(s, p)
-                key = legal[noise.randint(0, len(legal) - 1)].key
-            else:
-                key = BGK.auto_action(s, p, chooser).key
-            s = BGK.apply(s, p, key).state
+    return automatic_positions(BGK, players, seeds, steps, random_share=wander)
 
 
 # --- the automatic player's turn ------------------------------------------------------------------
