@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
+from bot.kept import Kept
 from rules import get_game
 from rules.core.game import Action, Event, Game, Result
 
@@ -82,55 +81,29 @@ class Memo:
         return found
 
 
-PARSED_KEPT = 256
-"""Parsed states kept in this process (with their memos), most recently used first: every busy
-table's current state (a state replaced by a move is dropped at once). Set from KEPT_STATES. A
-kept state with every viewer's view and every player's actions takes about 40 KB (Guilty Gods)
-to 300-480 KB (Terra Sancta at 4, By Gods and Kings at 8 characters, Gods of Magic at 8
-players): 256 of the largest, about 120 MB."""
+KEPT: Kept[Memo] = Kept(256)
+"""Parsed states kept in this process with their memos, by (game id, exact saved text), most
+recently used first: every busy table's current state (a state replaced by a move is dropped at
+once). Sized by KEPT_STATES. A kept state with every viewer's view and every player's actions
+takes about 40 KB (Guilty Gods) to 300-480 KB (Terra Sancta at 4, By Gods and Kings at 8
+characters, Gods of Magic at 8 players): 256 of the largest, about 120 MB."""
 
 
 def keep_states(count: int) -> None:
     """Keep at most `count` parsed states from now on (0: none)."""
-    global PARSED_KEPT
-    with _parsed_lock:
-        PARSED_KEPT = count
-        while len(_parsed) > count:
-            _parsed.popitem(last=False)
-_parsed: OrderedDict[tuple[str, str], Memo] = OrderedDict()
-_parsed_lock = threading.Lock()  # renderers read sessions in worker threads
+    KEPT.resize(count)
 
 
 def known_memo(game_id: str, state_json: str) -> Memo | None:
     """The memo of a state this process parsed or made, found by its exact saved text (a state
     is never changed once made, so equal text means an equal state: the next click at a table
     reuses the state its last move made, with the actions and views already worked out)."""
-    key = (game_id, state_json)
-    with _parsed_lock:
-        found = _parsed.get(key)
-        if found is not None:
-            _parsed.move_to_end(key)
-        return found
-
-
-def remember_memo(game_id: str, state_json: str, memo: Memo) -> None:
-    with _parsed_lock:
-        if PARSED_KEPT <= 0:
-            return
-        _parsed[(game_id, state_json)] = memo
-        while len(_parsed) > PARSED_KEPT:
-            _parsed.popitem(last=False)
-
-
-def forget_memo(game_id: str, state_json: str) -> None:
-    with _parsed_lock:
-        _parsed.pop((game_id, state_json), None)
+    return KEPT.find((game_id, state_json))
 
 
 def forget_memos() -> None:
     """Drop every kept state (tests, and the benchmark's cold figures)."""
-    with _parsed_lock:
-        _parsed.clear()
+    KEPT.clear()
 
 
 class Session(BaseModel):
@@ -169,10 +142,8 @@ class Session(BaseModel):
         if self.state_json is None:
             raise ValueError(f"session {self.id} has no state (status {self.status})")
         if self._state is None:
-            memo = known_memo(self.game_id, self.state_json)
-            if memo is None:
-                memo = Memo(self.game(), self.game().load_state(self.state_json))
-                remember_memo(self.game_id, self.state_json, memo)
+            text = self.state_json
+            memo = KEPT.get((self.game_id, text), lambda: Memo(self.game(), self.game().load_state(text)))
             self._state, self._memo = memo.state, memo
         return self._state
 
@@ -180,14 +151,14 @@ class Session(BaseModel):
         """Replace the state (kept parsed, here and in this process's kept states, so neither
         this click nor the next one at the table parses it again)."""
         if self.state_json is not None:  # the state this one replaces is no longer any table's
-            forget_memo(self.game_id, self.state_json)
+            KEPT.forget((self.game_id, self.state_json))
         self._state, self._memo = state, None
         if state is None:
             self.state_json = None
             return
         self.state_json = self.game().dump_state(state)
         self._memo = Memo(self.game(), state)
-        remember_memo(self.game_id, self.state_json, self._memo)
+        KEPT.put((self.game_id, self.state_json), self._memo)
 
     def memo(self) -> Memo:
         """The legal actions and views of the current state, computed once each."""

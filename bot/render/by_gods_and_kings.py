@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
+from bot.kept import Kept
 from bot.render.base import GameRenderer, RenderContext
-from bot.render.drawing import Pictures, centred, font, palette_png
+from bot.render.drawing import centred, font, palette_png
 from bot.render.panel import DESCRIPTION_MAX, FIELD_VALUE_MAX, Panel, clip
 from rules.by_gods_and_kings import cards
 from rules.by_gods_and_kings.view import BgkView, UnitView
@@ -129,7 +130,7 @@ def _draw_unit(d: ImageDraw.ImageDraw, x: int, y: int, unit: UnitView, acting: b
                font=font(11), fill=(30, 90, 160))
 
 
-BATTLEFIELDS: Pictures[bytes] = Pictures()
+BATTLEFIELDS: Kept[bytes] = Kept()
 """Battlefield pictures kept by the units they show (and whose turn it is)."""
 
 

@@ -6,10 +6,8 @@ import io
 import struct
 import threading
 import zlib
-from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -65,51 +63,6 @@ def palette_png(image: Image.Image, colours: int = 128) -> bytes:
     out = io.BytesIO()
     image.quantize(colours, method=Image.Quantize.FASTOCTREE).save(out, format="PNG", compress_level=6)
     return out.getvalue()
-
-
-V = TypeVar("V")
-
-
-class Pictures(Generic[V]):
-    """Pictures (or what pictures are made from) kept by what they show, a key the renderer
-    makes from its view; most recently used first; shared by the worker threads that draw them.
-    A key already being drawn in another thread is waited for, not drawn twice."""
-
-    def __init__(self, size: int = 64):
-        self.size = size
-        self._kept: OrderedDict[Hashable, V] = OrderedDict()
-        self._drawing: dict[Hashable, threading.Event] = {}
-        self._lock = threading.Lock()
-
-    def get(self, key: Hashable, draw: Callable[[], V]) -> V:
-        while True:
-            with self._lock:
-                found = self._kept.get(key)
-                if found is not None:
-                    self._kept.move_to_end(key)
-                    return found
-                pending = self._drawing.get(key)
-                mine = pending is None
-                if pending is None:
-                    pending = self._drawing[key] = threading.Event()
-            if mine:
-                break
-            pending.wait()  # then from the cache (or drawn here, if that drawing failed)
-        try:
-            made = draw()  # outside the lock: other tables go on
-            with self._lock:
-                self._kept[key] = made
-                while len(self._kept) > self.size:
-                    self._kept.popitem(last=False)
-            return made
-        finally:
-            with self._lock:
-                del self._drawing[key]
-            pending.set()
-
-    def clear(self) -> None:
-        with self._lock:
-            self._kept.clear()
 
 
 def palette_of(image: Image.Image, extra: list[tuple[int, int, int]], colours: int = 64) -> Image.Image:

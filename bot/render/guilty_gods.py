@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
+from bot.kept import Kept
 from bot.render.base import GameRenderer, RenderContext
-from bot.render.drawing import Pictures, centred, font, palette_png
+from bot.render.drawing import centred, font, palette_png
 from bot.render.panel import DESCRIPTION_MAX, FIELD_VALUE_MAX, Panel, clip
 from rules.core import who
 from rules.guilty_gods.content import CreatureDef
@@ -106,7 +107,7 @@ def _draw_card(d: ImageDraw.ImageDraw, x: int, y: int, placed: PlacedView,
         centred(d, x + CARD_W / 2, y + 100, text, font(14), colour)
 
 
-COMBATS: Pictures[bytes] = Pictures()
+COMBATS: Kept[bytes] = Kept()
 """Combat pictures kept by the moves they show: a table edited again (a cheer, a timer, the
 picture drawn ahead while the move was saved) does not draw it again."""
 

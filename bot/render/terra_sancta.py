@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from PIL import Image, ImageDraw
 
+from bot.kept import Kept
 from bot.render.base import GameRenderer, RenderContext
 from bot.render.drawing import (
     PackedRows,
-    Pictures,
     centred,
     font,
     ink,
@@ -67,7 +65,7 @@ Position = tuple
 BOARD_CACHE = 256
 """Board pictures kept (about 16 KB each), most recently used first: every busy table's current
 position, so a board drawn ahead is still there when its move's answer is rendered."""
-BOARDS: Pictures[bytes] = Pictures(BOARD_CACHE)
+BOARDS: Kept[bytes] = Kept(BOARD_CACHE)
 
 
 def position(view: TSView) -> Position:
@@ -96,8 +94,7 @@ BANDS = [(0, MARGIN), *((MARGIN + i * CELL, MARGIN + (i + 1) * CELL) for i in ra
 each on its own: a move redraws the two or three ranks it touched and keeps the others' bytes."""
 BAND_CACHE = 4096
 """Compressed bands kept (about a kilobyte each), most recently used first."""
-_bands: OrderedDict[tuple, PackedRows] = OrderedDict()
-_bands_lock = threading.Lock()  # the renderers run in worker threads
+PACKED_BANDS: Kept[PackedRows] = Kept(BAND_CACHE)
 
 
 def band_contents(view: TSView) -> list[tuple]:
@@ -140,22 +137,13 @@ def _encode(view: TSView) -> bytes:
     reused; only new bands are painted and compressed."""
     palette_key = _palette_key(view)
     palette = _palette(view)
-    keys = [(palette_key, content) for content in band_contents(view)]
-    with _bands_lock:
-        bands: list[PackedRows | None] = [_bands.get(k) for k in keys]
-        for k, band in zip(keys, bands, strict=True):
-            if band is not None:
-                _bands.move_to_end(k)
-    missing = [i for i, band in enumerate(bands) if band is None]
-    if missing:
-        for i in missing:  # only the new bands are painted
-            bands[i] = pack_rows(paint_board(view, BANDS[i]), palette)
-        with _bands_lock:
-            for i in missing:
-                _bands[keys[i]] = bands[i]  # type: ignore[assignment]  # filled just above
-            while len(_bands) > BAND_CACHE:
-                _bands.popitem(last=False)
-    return rows_png(BOARD_PX, BOARD_PX, palette, [b for b in bands if b is not None])
+
+    def pack(i: int) -> PackedRows:  # only the new bands are painted
+        return pack_rows(paint_board(view, BANDS[i]), palette)
+
+    bands = [PACKED_BANDS.get((palette_key, content), partial(pack, i))
+             for i, content in enumerate(band_contents(view))]
+    return rows_png(BOARD_PX, BOARD_PX, palette, bands)
 
 
 FALLBACK_COLOUR = "#888888"
@@ -164,7 +152,7 @@ HEALTH_COLOURS = [(60, 200, 60), (230, 170, 0), (220, 40, 40)]
 FIXED_COLOURS = [MOVE_COLOUR, ATTACK_COLOUR, SELECT_COLOUR, *HEALTH_COLOURS, (40, 40, 40),
                  (255, 255, 255), (180, 0, 0), (20, 20, 20), (0, 0, 0)]
 """Colours a board may show that its first picture may lack (highlights, health bars, ink)."""
-PALETTES: Pictures[Image.Image] = Pictures(BOARD_CACHE)
+PALETTES: Kept[Image.Image] = Kept(BOARD_CACHE)
 
 
 def _palette_key(view: TSView) -> tuple[tuple[str, ...], tuple[str, ...]]:

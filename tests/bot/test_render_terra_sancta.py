@@ -6,8 +6,8 @@ import io
 
 from PIL import Image
 
+from bot.kept import Kept
 from bot.render import RenderContext
-from bot.render.drawing import Pictures
 from bot.render.terra_sancta import BOARD_PX, RENDERER, dice_lines, draw_board
 from rules.core import Rng
 from rules.terra_sancta import GAME
@@ -81,8 +81,8 @@ def test_private_panel_lists_own_pieces_and_faction_choice_has_no_image():
 def test_a_position_is_drawn_and_encoded_once(monkeypatch):
     from bot.render import terra_sancta as board
 
-    monkeypatch.setattr(board, "BOARDS", Pictures(board.BOARD_CACHE))
-    monkeypatch.setattr(board, "_bands", type(board._bands)())
+    monkeypatch.setattr(board, "BOARDS", Kept(board.BOARD_CACHE))
+    monkeypatch.setattr(board, "PACKED_BANDS", Kept(board.BAND_CACHE))
     painted, encoded = [], []
     paint, encode = board.paint_board, board.pack_rows
     monkeypatch.setattr(board, "paint_board", lambda v, rows: painted.append(1) or paint(v, rows))
@@ -211,8 +211,8 @@ def test_boards_of_one_colour_set_share_a_palette_worked_out_once(monkeypatch):
     the few levels Pillow's mapping to a palette may be off)."""
     from bot.render import terra_sancta as board
 
-    monkeypatch.setattr(board, "BOARDS", Pictures(board.BOARD_CACHE))
-    monkeypatch.setattr(board, "PALETTES", Pictures(board.BOARD_CACHE))
+    monkeypatch.setattr(board, "BOARDS", Kept(board.BOARD_CACHE))
+    monkeypatch.setattr(board, "PALETTES", Kept(board.BOARD_CACHE))
     made, real = [], board.palette_of
     monkeypatch.setattr(board, "palette_of", lambda *a, **k: made.append(1) or real(*a, **k))
     s, _ = _midgame(4, 30)
@@ -253,8 +253,8 @@ def test_a_position_gives_the_same_picture_whichever_board_came_first(monkeypatc
     late, _ = _midgame(4, 80)
     pictures = []
     for first in (early, late):
-        monkeypatch.setattr(board, "BOARDS", Pictures(board.BOARD_CACHE))
-        monkeypatch.setattr(board, "PALETTES", Pictures(board.BOARD_CACHE))
+        monkeypatch.setattr(board, "BOARDS", Kept(board.BOARD_CACHE))
+        monkeypatch.setattr(board, "PALETTES", Kept(board.BOARD_CACHE))
         draw_board(GAME.view(first, None))
         pictures.append(draw_board(GAME.view(late, None)))
     assert pictures[0] == pictures[1]
@@ -266,8 +266,8 @@ def test_a_new_position_compresses_only_the_bands_it_changed_and_shows_exactly_i
     palette (a band's contents must name everything drawn in it), and a move touches few bands."""
     from bot.render import terra_sancta as board
 
-    monkeypatch.setattr(board, "BOARDS", Pictures(board.BOARD_CACHE))
-    monkeypatch.setattr(board, "_bands", type(board._bands)())
+    monkeypatch.setattr(board, "BOARDS", Kept(board.BOARD_CACHE))
+    monkeypatch.setattr(board, "PACKED_BANDS", Kept(board.BAND_CACHE))
     packed, pack = [], board.pack_rows
     monkeypatch.setattr(board, "pack_rows", lambda img, pal: packed.append(1) or pack(img, pal))
     fresh = []
@@ -311,7 +311,7 @@ def test_a_picture_being_drawn_is_waited_for_not_drawn_twice():
     drawing fails, a waiter draws it itself (nobody waits forever)."""
     import threading
 
-    kept: Pictures[bytes] = Pictures(4)
+    kept: Kept[bytes] = Kept(4)
     started, release, drawn = threading.Event(), threading.Event(), []
 
     def slow() -> bytes:

@@ -558,7 +558,7 @@ async def test_the_next_action_reuses_the_state_the_last_one_made(tmp_path, cloc
 def test_kept_states_are_bounded(monkeypatch):
     import bot.models as models
 
-    monkeypatch.setattr(models, "PARSED_KEPT", 3)
+    monkeypatch.setattr(models.KEPT, "size", 3)
     forget_memos()
     game = rules.get_game(HighCard.id)
     texts = [game.dump_state(game.setup(["a", "b"], {}, seed)) for seed in range(5)]
@@ -632,7 +632,7 @@ def test_kept_states_follow_the_setting(monkeypatch):
     sessions = [Session(id=i, guild_id=None, channel_id=1, game_id=HighCard.id, status="active",
                         host_id=1, options={}, seats=[], state_json=t, version=1, created_at=0,
                         updated_at=0) for i, t in enumerate(texts)]
-    monkeypatch.setattr(models, "PARSED_KEPT", models.PARSED_KEPT)  # restored after the test
+    monkeypatch.setattr(models.KEPT, "size", models.KEPT.size)  # restored after the test
     for session in sessions:
         session.state()
     models.keep_states(1)  # fewer: the oldest go at once
