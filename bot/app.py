@@ -34,9 +34,9 @@ HEARTBEAT_STALE = 90.0
 """A heartbeat older than this means the bot is not connected (or not running)."""
 
 
-
 COLLECTOR_THRESHOLDS = (2_000, 20, 20)
 """Python's collector thresholds in the bot (young objects, then the older generations)."""
+
 
 class PantheonBot(commands.Bot):
     """discord.py's Bot with Pantheon's store, session service and controller attached."""
