@@ -51,10 +51,16 @@ WHY = {"start": "start roll", "attack": "attack", "shot": "shot", "lightning": "
        "regrowth": "regrowth", "poison": "poison"}
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=SIZE * SIZE)
+def _square(name: str) -> int:
+    """The square of a name the rules gave the view (each of the board's names parsed once)."""
+    return parse_square(name)
+
+
+@lru_cache(maxsize=SIZE * SIZE)
 def _xy(name: str) -> tuple[int, int]:
     """Top-left pixel of a square (rank 1 at the bottom)."""
-    sq = parse_square(name)
+    sq = _square(name)
     f, r = sq % SIZE, sq // SIZE
     return MARGIN + f * CELL, MARGIN + (SIZE - 1 - r) * CELL
 
@@ -105,14 +111,14 @@ def band_contents(view: TSView) -> list[tuple]:
 
     def mark(names: Iterable[str], what: object) -> None:
         for name in names:
-            marks.setdefault(parse_square(name), []).append(what)
+            marks.setdefault(_square(name), []).append(what)
 
     mark(view.last_move or (), "move")
     line = None
     if view.last_attack:
         frm, target, landed = view.last_attack
         mark(sorted({frm, target, landed}), "attack")
-        ranks = tuple(sorted((parse_square(frm) // SIZE, parse_square(target) // SIZE)))
+        ranks = tuple(sorted((_square(frm) // SIZE, _square(target) // SIZE)))
         line = (frm, target, ranks)
     mark([view.selected] if view.selected else (), "selected")
     mark(view.landing, "landing")

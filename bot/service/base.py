@@ -206,11 +206,12 @@ class ServiceBase:
         self._kept.add((game.id, version))
 
     async def _save(self, session: Session, expected: int, *, seats: bool = True,
+                    old_seats: list[Seat] | None = None,
                     log_rows: list[LogEntry] | None = None,
                     results: list[ResultRow] | None = None,
                     records: list[RecordRow] | None = None) -> None:
         session.updated_at = self.clock()
-        ok = await self.store.save(session, expected, seats=seats, log=log_rows or (),
+        ok = await self.store.save(session, expected, seats=seats, old_seats=old_seats, log=log_rows or (),
                                    results=results or (), records=records or ())
         if not ok:
             raise LostRace()

@@ -268,13 +268,43 @@ class Store:
             (user_id,))
         return _sessions_from_rows(rows)
 
+    @classmethod
+    def _seat_changes(cls, sid: int, seats: Sequence[Seat],
+                      old: Sequence[Seat] | None) -> list[Statement]:
+        """The statements that turn the stored seats `old` into `seats`: the rows that changed
+        updated in place when the positions are the same (only the column of the choices'
+        version when nothing else changed: a move's usual change), all rows written again
+        otherwise (or when `old` is unknown)."""
+        if old is None or [s.position for s in old] != [s.position for s in seats]:
+            return [Statement("DELETE FROM seats WHERE session_id = ?", (sid,)), cls._seat_rows(sid, seats)]
+        versions, rows = [], []
+        for seat, before in zip(seats, old, strict=True):
+            if seat == before:
+                continue
+            if seat.model_copy(update={"actions_version": before.actions_version}) == before:
+                versions.append((seat.actions_version, sid, seat.position))
+            else:
+                rows.append((seat.player_id, seat.name, seat.user_id, int(seat.auto), int(seat.dm_blocked),
+                             seat.actions_version, seat.record, sid, seat.position))
+        out = []
+        if versions:
+            out.append(Statement("UPDATE seats SET actions_version = ? WHERE session_id = ? AND position = ?",
+                                 rows=versions))
+        if rows:
+            out.append(Statement(
+                "UPDATE seats SET player_id = ?, name = ?, user_id = ?, auto = ?, dm_blocked = ?, "
+                "actions_version = ?, record = ? WHERE session_id = ? AND position = ?", rows=rows))
+        return out
+
     async def save(self, session: Session, expected_version: int, *, seats: bool = True,
+                   old_seats: Sequence[Seat] | None = None,
                    log: Sequence[LogEntry] = (), results: Sequence[ResultRow] = (),
                    records: Sequence[RecordRow] = ()) -> bool:
         """Write `session` (status, host, options, state, version, timer) if the stored version
         is still `expected_version`, with its seats, log rows, results and the records its
         players take out of it, in one transaction. False (nothing written) when someone else
-        changed the session first."""
+        changed the session first. `old_seats`: the seats as stored at `expected_version`, if
+        known: only the rows that changed are written."""
         statements = [Statement(
             "UPDATE sessions SET status = ?, host_id = ?, options = ?, state = ?, version = ?, "
             "updated_at = ?, deadline = ?, remind_at = ?, reminded = ? "
@@ -283,8 +313,7 @@ class Store:
              session.version, session.updated_at, session.deadline, session.remind_at,
              int(session.reminded), session.id, expected_version))]
         if seats:
-            statements += [Statement("DELETE FROM seats WHERE session_id = ?", (session.id,)),
-                           self._seat_rows(session.id, session.seats)]
+            statements += self._seat_changes(session.id, session.seats, old_seats)
         if log:
             statements.append(Statement(
                 "INSERT INTO actions (session_id, version, player_id, action_key, text, events, at) "

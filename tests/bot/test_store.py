@@ -146,6 +146,39 @@ async def test_messages_flags_and_log(db_target):
     await store.close()
 
 
+async def test_a_save_writes_only_the_seats_that_changed_from_the_old_ones(db_target):
+    """With the seats as stored before, a save writes only the rows that changed: a flag another
+    writer set on an untouched seat meanwhile stays; other changes and new seats are written."""
+    store = await Store.open(db_target)
+    sid = await store.insert_session(lobby())
+    session = await store.load(sid)
+    old = [s.model_copy() for s in session.seats]
+    for player in ("10", "bot-1"):  # after our read, by another coroutine
+        await store.set_dm_blocked(sid, player, True)
+    session.seats[0].actions_version = 2  # a move's usual change: the choices' version
+    session.version = 2
+    assert await store.save(session, 1, old_seats=old)
+    stored = (await store.load(sid)).seats
+    assert [s.actions_version for s in stored] == [2, 0]
+    assert [s.dm_blocked for s in stored] == [True, True]  # only the version was written
+
+    old = [s.model_copy() for s in session.seats]
+    session.seats[0].name, session.seats[0].auto = "Ann (away)", True  # more than the version
+    session.version = 3
+    assert await store.save(session, 2, old_seats=old)
+    stored = (await store.load(sid)).seats
+    assert [(s.name, s.auto, s.actions_version) for s in stored] == [("Ann (away)", True, 2),
+                                                                     ("Bot 1", True, 0)]
+    assert [s.dm_blocked for s in stored] == [False, True]  # the first seat written whole
+
+    old = [s.model_copy() for s in session.seats]
+    session.seats.append(Seat(position=2, player_id="12", name="Cy", user_id=12))  # seats differ
+    session.version = 4
+    assert await store.save(session, 3, old_seats=old)
+    assert [s.player_id for s in (await store.load(sid)).seats] == ["10", "bot-1", "12"]
+    await store.close()
+
+
 async def test_sqlite_a_transaction_left_open_by_a_cancelled_task_is_rolled_back(tmp_path):
     store = await Store.open(tmp_path / "p.db")
     sid = await store.insert_session(lobby())
