@@ -305,6 +305,16 @@ class Store:
         players take out of it, in one transaction. False (nothing written) when someone else
         changed the session first. `old_seats`: the seats as stored at `expected_version`, if
         known: only the rows that changed are written."""
+        return await self._guarded(self.save_statements(
+            session, expected_version, seats=seats, old_seats=old_seats, log=log, results=results,
+            records=records))
+
+    @classmethod
+    def save_statements(cls, session: Session, expected_version: int, *, seats: bool = True,
+                        old_seats: Sequence[Seat] | None = None, log: Sequence[LogEntry] = (),
+                        results: Sequence[ResultRow] = (),
+                        records: Sequence[RecordRow] = ()) -> list[Statement]:
+        """The statements of `save`, the compare-and-set first."""
         statements = [Statement(
             "UPDATE sessions SET status = ?, host_id = ?, options = ?, state = ?, version = ?, "
             "updated_at = ?, deadline = ?, remind_at = ?, reminded = ? "
@@ -313,7 +323,7 @@ class Store:
              session.version, session.updated_at, session.deadline, session.remind_at,
              int(session.reminded), session.id, expected_version))]
         if seats:
-            statements += self._seat_changes(session.id, session.seats, old_seats)
+            statements += cls._seat_changes(session.id, session.seats, old_seats)
         if log:
             statements.append(Statement(
                 "INSERT INTO actions (session_id, version, player_id, action_key, text, events, at) "
@@ -329,8 +339,8 @@ class Store:
                 rows=[(r.session_id, r.guild_id, r.game_id, r.position, r.player_id, r.user_id,
                        r.name, int(r.won), r.score, json.dumps(r.tags), r.finished_at)
                       for r in results]))
-        statements += [self._record_row(record) for record in records]
-        return await self._guarded(statements)
+        statements += [cls._record_row(record) for record in records]
+        return statements
 
     async def _guarded(self, statements: Sequence[Statement]) -> bool:
         """Run the statements in one transaction if the first one changes exactly one row (a
