@@ -74,24 +74,21 @@ class Controller:
 
     # ------------------------------------------------------------------ helpers
     async def _within_budget(self, interaction: discord.Interaction, work: Awaitable[Any]) -> Any:
-        """Run `work`; if it takes longer than the budget, defer the interaction meanwhile."""
-        async def guarded() -> tuple[bool, Any]:
-            # errors travel as values, so the task itself never fails (a user error is not a crash)
-            try:
-                return True, await work
-            except Exception as exc:
-                return False, exc
+        """Run `work`; if it takes longer than the budget, defer the interaction meanwhile. The
+        deferral is a timer's: a quick answer (nearly all) costs no task and no wait of its own."""
+        deferring: list[asyncio.Future[Any]] = []
 
-        task = asyncio.ensure_future(guarded())
-        try:
-            ok, value = await asyncio.wait_for(asyncio.shield(task), RESPONSE_BUDGET)
-        except TimeoutError:
+        def late() -> None:
             if not interaction.response.is_done():
-                await interaction.response.defer()
-            ok, value = await task
-        if not ok:
-            raise value
-        return value
+                deferring.append(asyncio.ensure_future(interaction.response.defer()))
+
+        timer = asyncio.get_running_loop().call_later(RESPONSE_BUDGET, late)
+        try:
+            return await work
+        finally:
+            timer.cancel()
+            if deferring:  # the answer comes after the deferral, as an edit of the response
+                await deferring[0]
 
     @staticmethod
     async def _edit_response(interaction: discord.Interaction, payload: table.Payload) -> None:

@@ -372,3 +372,34 @@ async def test_game_hand_from_a_dm(db):
         assert r.ephemeral and "not playing any game" in r.text()
         r = await h.slash("game new", user=CAROL, guild=False, options={"game": GAME})
         assert r.ephemeral and "server channel" in r.text()
+
+
+async def test_a_slow_move_is_deferred_then_answered_and_a_quick_one_is_not(db, monkeypatch):
+    """Work past the response budget gets a deferral (Discord would otherwise fail the click
+    after 3 s), and the answer then edits the response; a quick move is answered directly."""
+    import asyncio
+
+    from bot import controller
+
+    bot = make_bot(db)
+    async with DiscordHarness(bot) as h:
+        table = await open_table(h, GAME, [ALICE, BOB])
+        quick = await play_auto_move(h, bot)
+        assert quick.type == 7  # the table updated by the response itself
+        monkeypatch.setattr(controller, "RESPONSE_BUDGET", 0.01)
+        act = bot.service.act
+
+        async def slow_act(*args, **kwargs):
+            await asyncio.sleep(0.1)
+            return await act(*args, **kwargs)
+
+        monkeypatch.setattr(bot.service, "act", slow_act)
+        before = await bot.service.active_in_channel(CHANNEL)
+        slow = await play_auto_move(h, bot)
+        assert slow.type == 6  # deferred (an update of the clicked message to come)
+        edits = [c for c in slow.calls if c.via == "webhook" and c.method == "PATCH"
+                 and c.path.endswith(f"/{slow.token}/messages/@original")]
+        assert len(edits) == 1  # the answer, as an edit of the deferred response
+        after = await bot.service.active_in_channel(CHANNEL)
+        assert after.version > before.version
+        assert f":{after.version}:" in str(table.components)  # the table shows the new version
