@@ -108,7 +108,11 @@ def pack_rows(band: Image.Image, palette: Image.Image, level: int = 3) -> Packed
     """`band` (RGB) reduced to `palette` and compressed as PNG rows."""
     reduced = band.quantize(palette=palette, dither=Image.Dither.NONE)
     raw, width = reduced.tobytes(), reduced.width
-    rows = b"".join(b"\0" + raw[y * width:(y + 1) * width] for y in range(reduced.height))
+    return pack_filtered(b"".join(b"\0" + raw[y * width:(y + 1) * width] for y in range(reduced.height)), level)
+
+
+def pack_filtered(rows: bytes, level: int = 3) -> PackedRows:
+    """PNG rows (each led by its filter byte) compressed on their own."""
     squeeze = zlib.compressobj(level, zlib.DEFLATED, -15)
     return PackedRows(squeeze.compress(rows) + squeeze.flush(zlib.Z_FULL_FLUSH), zlib.adler32(rows), len(rows))
 

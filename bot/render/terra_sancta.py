@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache, partial
+from itertools import chain
 
 from PIL import Image, ImageDraw
 
@@ -14,6 +15,7 @@ from bot.render.drawing import (
     centred,
     font,
     ink,
+    pack_filtered,
     pack_rows,
     palette_of,
     rgb,
@@ -46,6 +48,12 @@ WATER_LIGHT, WATER_DARK = (160, 200, 226), (120, 170, 208)
 MOVE_COLOUR = (255, 200, 0)
 ATTACK_COLOUR = (220, 30, 30)
 SELECT_COLOUR = (40, 200, 80)
+
+OUTLINES = {"move": (MOVE_COLOUR, 3), "attack": (ATTACK_COLOUR, 3), "selected": (SELECT_COLOUR, 4),
+            "target": (SELECT_COLOUR, 2)}
+"""The square marks drawn as an outline: colour and width (see `paint_board`)."""
+DOTS = {"landing": 6, "destination": 5}
+"""The square marks drawn as a dot: its radius."""
 
 WHY = {"start": "start roll", "attack": "attack", "shot": "shot", "lightning": "lightning",
        "regrowth": "regrowth", "poison": "poison"}
@@ -140,16 +148,80 @@ def band_contents(view: TSView) -> list[tuple]:
 
 def _encode(view: TSView) -> bytes:
     """The board's PNG from its bands: those already compressed for another position are
-    reused; only new bands are painted and compressed."""
+    reused; only new bands are made and compressed."""
     palette_key = _palette_key(view)
     palette = _palette(view)
-
-    def pack(i: int) -> PackedRows:  # only the new bands are painted
-        return pack_rows(paint_board(view, BANDS[i]), palette)
-
-    bands = [PACKED_BANDS.get((palette_key, content), partial(pack, i))
+    bands = [PACKED_BANDS.get((palette_key, content), partial(_pack_band, view, i, content, palette_key, palette))
              for i, content in enumerate(band_contents(view))]
     return rows_png(BOARD_PX, BOARD_PX, palette, bands)
+
+
+def _pack_band(view: TSView, i: int, content: tuple, palette_key: tuple,
+               palette: Image.Image) -> PackedRows:
+    """Band `i` compressed. A rank no attack line crosses is put together, row by row, from its
+    squares' tiles (see `_tile_rows`); the margins and the ranks under the line are painted whole."""
+    if i in (0, len(BANDS) - 1) or content[2] is not None:
+        return pack_rows(paint_board(view, BANDS[i]), palette)
+    rank, squares = content[0], dict(content[1])
+    top, looks = BANDS[i][0], _square_looks(palette_key[1])
+    columns = [_FILTER_BYTES, _tile_rows(palette_key, ("left", top)),
+               *(_tile_rows(palette_key, (looks[sq], squares.get(sq, ())))
+                 for sq in range(rank * SIZE, (rank + 1) * SIZE)),
+               _tile_rows(palette_key, ("right", top))]
+    return pack_filtered(b"".join(chain.from_iterable(zip(*columns, strict=True))))
+
+
+_FILTER_BYTES = (b"\0",) * CELL
+"""The PNG filter byte (0: none) that leads each row of a band."""
+TILE_CACHE = 8192
+"""Tiles kept (about 2 KB each), most recently used first."""
+
+
+@lru_cache(maxsize=TILE_CACHE)
+def _tile_rows(palette_key: tuple, what: tuple) -> tuple[bytes, ...]:
+    """The rows of a piece of a rank's band, reduced to the palette of `palette_key`: a side
+    margin ("left" or "right", by the band's top row), or a square's look (see `_square_looks`)
+    with what is drawn on it. Each pixel is reduced on its own (no dithering), so tiles put side
+    by side are the band reduced whole."""
+    if what[0] in ("left", "right"):
+        x = 0 if what[0] == "left" else BOARD_PX - MARGIN
+        picture = _background(palette_key[1]).crop((x, what[1], x + MARGIN, what[1] + CELL))
+    else:
+        picture = _paint_square(palette_key[1], what[0], what[1])
+    palette = PALETTES.get(palette_key, lambda: _work_out_palette(*palette_key))
+    raw, width = picture.quantize(palette=palette, dither=Image.Dither.NONE).tobytes(), picture.width
+    return tuple(raw[y * width:(y + 1) * width] for y in range(CELL))
+
+
+@lru_cache(maxsize=8)
+def _square_looks(sides: tuple[str, ...]) -> tuple[int, ...]:
+    """Per square, the first square whose pixels on the empty board are the same: squares that
+    look alike share their tiles."""
+    background, seen, out = _background(sides), dict[bytes, int](), []
+    for sq in range(SIZE * SIZE):
+        x, y = MARGIN + sq % SIZE * CELL, MARGIN + (SIZE - 1 - sq // SIZE) * CELL
+        out.append(seen.setdefault(background.crop((x, y, x + CELL, y + CELL)).tobytes(), sq))
+    return tuple(out)
+
+
+def _paint_square(sides: tuple[str, ...], sq: int, marks: tuple) -> Image.Image:
+    """One square of the board (its empty look, at `sq`) with `marks` drawn on it in order, as
+    `paint_board` draws them there."""
+    x, y = MARGIN + sq % SIZE * CELL, MARGIN + (SIZE - 1 - sq // SIZE) * CELL
+    img = _background(sides).crop((x, y, x + CELL, y + CELL))
+    d = ImageDraw.Draw(img)
+    for mark in marks:
+        if isinstance(mark, tuple):  # a piece: (kind, colour, hp, max hp), hp 0 when whole
+            sprite = _piece(*mark)
+            img.paste(sprite, (0, 0), sprite)
+        elif mark in OUTLINES:
+            colour, width = OUTLINES[mark]
+            d.rectangle([1, 1, CELL - 2, CELL - 2], outline=colour, width=width)
+        else:
+            radius = DOTS[mark]
+            d.ellipse([CELL / 2 - radius, CELL / 2 - radius, CELL / 2 + radius, CELL / 2 + radius],
+                      fill=SELECT_COLOUR)
+    return img
 
 
 FALLBACK_COLOUR = "#888888"
@@ -172,7 +244,7 @@ def _palette(view: TSView) -> Image.Image:
     whole and wounded, the highlight colours): reducing a picture to a known palette is many
     times faster than finding one, and the same position always gives the same picture."""
     key = _palette_key(view)
-    return PALETTES.get(key, lambda: _work_out_palette(key[0], key[1]))
+    return PALETTES.get(key, lambda: _work_out_palette(*key))
 
 
 def _work_out_palette(colours: tuple[str, ...], sides: tuple[str, ...]) -> Image.Image:
