@@ -173,8 +173,9 @@ def _pack_band(view: TSView, i: int, content: tuple, palette_key: tuple,
 
 _FILTER_BYTES = (b"\0",) * CELL
 """The PNG filter byte (0: none) that leads each row of a band."""
-TILE_CACHE = 8192
-"""Tiles kept (about 2 KB each), most recently used first."""
+TILE_CACHE = 4096
+"""Tiles kept (about 4 KB each as rows: up to 16 MB), least recently used forgotten first; a
+game of one colour set meets about a thousand."""
 
 
 @lru_cache(maxsize=TILE_CACHE)
