@@ -9,7 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from rules.core.content import ContentError, Pinned, content_files, content_roots, load_model
-from rules.terra_sancta.pieces import PieceKind
+from rules.terra_sancta.pieces import KIND_KEYS, PieceKind
 
 GAME_ID = "terra-sancta"
 
@@ -85,8 +85,6 @@ class FactionSheet(BaseModel):
         return v
 
     def piece(self, kind: str) -> PieceSheet:
-        from rules.terra_sancta.pieces import KIND_KEYS
-
         key: PieceKind = KIND_KEYS[kind]
         return self.pieces[key]
 

@@ -35,12 +35,15 @@ HOW: dict[str, Callable[[Any], Any] | None] = {
 """How each field of `TSState` is copied (None: shared)."""
 
 
+_COPIED = tuple((name, copy) for name, copy in HOW.items() if copy is not None)
+"""The fields copied (not shared), with how."""
+
+
 def copy_state(s: TSState) -> TSState:
-    """A copy of `s` sharing nothing mutable with it (its fields in the same order)."""
-    how = HOW
-    fields = {}
-    for k, v in s.__dict__.items():
-        copy = how[k]
-        fields[k] = v if copy is None else copy(v)
+    """A copy of `s` sharing nothing mutable with it (its fields in the same order): all its
+    fields at once, then each mutable one replaced by its copy."""
+    fields = s.__dict__.copy()
+    for name, copy in _COPIED:
+        fields[name] = copy(fields[name])
     copied: TSState = rebuilt(s, fields)
     return copied

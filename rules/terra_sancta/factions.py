@@ -71,6 +71,29 @@ def ability_targets(s: TSState, player: str, sheet: FactionSheet) -> list[int]:
     return []
 
 
+def has_ability_target(s: TSState, player: str, sheet: FactionSheet) -> bool:
+    """`bool(ability_targets(s, player, sheet))`, stopping at the first target."""
+    kind = sheet.ability.kind
+    if kind == "lightning":
+        return any(p.owner != player and p.kind != "K" for p in s.board.values())
+    if kind == "regrowth":
+        return any(p.owner == player and p.kind != "K" and p.wounded for p in s.board.values())
+    return False
+
+
+def is_ability_target(s: TSState, player: str, sheet: FactionSheet, sq: int) -> bool:
+    """`sq in ability_targets(s, player, sheet)`, looking at that square only."""
+    p = s.board.get(sq)
+    if p is None or p.kind == "K":
+        return False
+    kind = sheet.ability.kind
+    if kind == "lightning":
+        return p.owner != player
+    if kind == "regrowth":
+        return p.owner == player and p.wounded
+    return False
+
+
 def lightning_damage(sheet: FactionSheet, value: int) -> int:
     for row in sheet.ability.table:
         if row.low <= value <= row.high:

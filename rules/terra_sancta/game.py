@@ -5,6 +5,7 @@ from __future__ import annotations
 from rules.core import Action, Event, Game, IllegalAction, Outcome, Result, Rng, who
 from rules.core.content import Pinned
 from rules.core.game import OptionChoice, OptionSpec
+from rules.core.steps import Building
 from rules.terra_sancta import factions as ab
 from rules.terra_sancta.board import (
     PLAYABLE,
@@ -16,6 +17,7 @@ from rules.terra_sancta.board import (
 from rules.terra_sancta.combat import describe, hurt, roll
 from rules.terra_sancta.content import FACTIONS, Factions, FactionSheet, factions_of, load_factions
 from rules.terra_sancta.copying import copy_state
+from rules.terra_sancta.lookup import find_act
 from rules.terra_sancta.movegen import Move, can_act, landing_squares, piece_moves
 from rules.terra_sancta.pieces import KIND_NAMES, Piece, attack_die, max_health
 from rules.terra_sancta.plans import (
@@ -24,10 +26,13 @@ from rules.terra_sancta.plans import (
     MOVE,
     PASS,
     SKIP,
+    act_fields,
     act_key,
+    act_value,
     find_move,
     piece_key,
 )
+from rules.terra_sancta.policy import choose
 from rules.terra_sancta.state import Mark, PieceView, TSState, TSView
 
 QUIET_LIMIT = 60
@@ -57,6 +62,9 @@ _SKIP_ACTION = Action(key=SKIP, label="Skip")
 _LAND_MENU = LAND.prompts["square"]
 _LAND_PREFIX = f"{LAND.verb}.square:"
 
+
+_TARGET_PREFIXES = {kind: f"{plan.verb}.target:" for kind, plan in ABILITY_PLANS.items()}
+"""ability kind -> how the keys of its extra action begin (the target's name follows)."""
 
 _PLAYABLE_BY_NAME = {square_name(q): q for q in sorted(PLAYABLE)}
 
@@ -231,7 +239,7 @@ class TerraSancta(Game):
         if s.stage == "over":
             return
         sheet = self.sheet(s, player)
-        if ab.has_extra_action(sheet) and ab.ability_targets(s, player, sheet):
+        if ab.has_extra_action(sheet) and ab.has_ability_target(s, player, sheet):
             s.stage = "ability"
             return
         self._end_turn(s, events)
@@ -329,14 +337,22 @@ class TerraSancta(Game):
         elif s.stage == "ability" and player == s.turn_player:
             if key == SKIP:
                 return _SKIP_ACTION, None
-            sheet = self.sheet(s, player)
-            plan = ABILITY_PLANS.get(sheet.ability.kind)
-            prefix = f"{plan.verb}.target:" if plan is not None else None
-            if prefix is not None and key.startswith(prefix):
-                q = _square_or_none(key[len(prefix):])
-                if q is not None and q in ab.ability_targets(s, player, sheet):
-                    return self.ability_action(s, q, sheet), None
+            aimed = self._ability_step(s, player, key)
+            if aimed is not None:
+                return self.ability_action(s, *aimed), None
         return super().find_action(s, player, key), None
+
+    def _ability_step(self, s: TSState, player: str, key: str) -> tuple[int, FactionSheet] | None:
+        """A legal key of the extra action (the `ability` stage) but Skip: (its target, sheet);
+        None for any other key. Both `_find` and `apply` use it, so `apply` checks the key
+        without building its action or listing every target."""
+        sheet = self.sheet(s, player)
+        prefix = _TARGET_PREFIXES.get(sheet.ability.kind)
+        if prefix is not None and key.startswith(prefix):
+            q = _square_or_none(key[len(prefix):])
+            if q is not None and ab.is_ability_target(s, player, sheet, q):
+                return q, sheet
+        return None
 
     def _move_step(self, s: TSState, player: str, key: str) -> tuple[int, Move | None, FactionSheet] | None:
         """A legal key of a move's two steps (the `select` stage): (the piece's square, None,
@@ -353,7 +369,8 @@ class TerraSancta(Game):
         elif s.building.verb == MOVE.verb and key.startswith(_ACT_PREFIX):
             sheet = self.sheet(s, player)
             frm = parse_square(s.building.args["piece"])
-            found = find_move(piece_moves(s.board, frm, sheet), key[len(_ACT_PREFIX):])
+            fields = act_fields(key[len(_ACT_PREFIX):])
+            found = find_act(s.board, frm, sheet, *fields) if fields is not None else None
             if found is not None:
                 return frm, found, sheet
         return None
@@ -372,14 +389,29 @@ class TerraSancta(Game):
     def apply(self, state, player, action, text=None):
         key = action.key if isinstance(action, Action) else action
         match = self._move_step(state, player, key) if state.stage == "select" and player == state.turn_player else None
-        if match is not None:  # a move's step: checked without building its action
-            sq, move, _ = match
-            key = piece_key(sq) if move is None else act_key(move)
-        else:
-            act, move = self._find(state, player, key)
-            key = act.key
-        s: TSState = copy_state(state)
+        s: TSState
         events: list[Event] = []
+        if match is not None:  # a move's step: checked without building its action, and taken
+            sq, move, _ = match  # as `MOVE.handle` takes it (a test compares them)
+            s = copy_state(state)
+            if move is None:  # the piece: the move being built names it
+                s.building = Building(verb=MOVE.verb, args={"piece": square_name(sq)})
+            else:  # its act: the move is built, and made
+                assert state.building is not None
+                s.building = None
+                self._do_move(s, player, {**state.building.args, "act": act_value(move)}, events, move)
+            return Outcome(state=s, events=events)
+        aimed = self._ability_step(state, player, key) if state.stage == "ability" and player == state.turn_player \
+            else None
+        if aimed is not None:  # the extra action: checked without building its action, and taken as
+            q, sheet = aimed  # its plan's `handle` takes it (a test compares them)
+            s = copy_state(state)
+            ab.use_ability(s, player, sheet, q, events)
+            self._end_turn(s, events)
+            return Outcome(state=s, events=events)
+        act, move = self._find(state, player, key)
+        key = act.key
+        s = copy_state(state)
         tag, _, rest = key.partition(":")
         if tag == "faction":
             s.factions[player] = rest
@@ -517,8 +549,6 @@ class TerraSancta(Game):
                       scores={p: 0.0 for p in s.players}, tags=tags)
 
     def auto_action(self, state, player, rng):
-        from rules.terra_sancta.policy import choose
-
         return choose(self, state, player, rng)
 
     def rules_pages(self):

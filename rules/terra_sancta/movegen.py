@@ -168,6 +168,54 @@ def moves_with(board: dict[int, Piece], sq: int, sheet: FactionSheet, found: _Ho
     return out
 
 
+def entries_with(board: dict[int, Piece], sq: int, sheet: FactionSheet, found: _Hooks) -> list[Move | int]:
+    """`moves_with` for the automatic player, which builds no Move it will not keep: each plain
+    move is only its target square (an int), each attack or shot its Move, in the same order."""
+    piece = board[sq]
+    kind = piece.kind
+    owner = piece.owner
+    out: list[Move | int] = []
+    if kind == "P":
+        for to in found.pawn_steps[sq]:
+            if to not in board:
+                out.append(to)
+        for to in STEPS_DIAGONAL[sq]:
+            other = board.get(to)
+            if other is not None and other.owner != owner:
+                out.append(_move(Move, ("attack", sq, to, (), None)))
+    elif kind == "K":
+        for to in STEPS_ALL[sq]:
+            other = board.get(to)
+            if other is None:
+                out.append(to)
+            elif other.owner != owner:
+                out.append(_move(Move, ("attack", sq, to, (), None)))
+    elif kind == "N":
+        for target, paths in KNIGHT_PATHS[sq]:
+            other = board.get(target)
+            if other is None:
+                out.append(target)
+            elif other.owner != owner:
+                for turn, squares in paths:
+                    out.append(_move(Move, ("attack", sq, target, squares, turn)))
+    else:
+        reach = found.reach[kind]
+        rays = RAYS[sq]
+        for d in _SLIDES[kind]:
+            ray = rays[d][:reach]
+            for i, to in enumerate(ray):
+                other = board.get(to)
+                if other is None:
+                    out.append(to)
+                    continue
+                if other.owner != owner:
+                    out.append(_move(Move, ("attack", sq, to, ray[:i], None)))
+                break
+    if found.ranged:
+        out.extend(shots(board, sq, sheet))
+    return out
+
+
 def can_act(board: dict[int, Piece], sq: int, sheet: FactionSheet) -> bool:
     """`bool(piece_moves(board, sq, sheet))`, stopping at the first move found."""
     piece = board[sq]
@@ -251,24 +299,41 @@ def targets_with(board: dict[int, Piece], sq: int, sheet: FactionSheet, found: _
 
 def shots(board: dict[int, Piece], sq: int, sheet: FactionSheet) -> list[Move]:
     """The Bots' hook: shots along a clear straight line at an enemy 2+ squares away, never a king."""
-    return [Move("shot", sq, to, crossed) for to, crossed in shot_lines(board, sq, sheet)]
+    return [_move(Move, ("shot", sq, to, crossed, None)) for to, crossed in shot_lines(board, sq, sheet)]
+
+
+_SHOT_RAYS: dict[int, list[list[tuple[int, ...]]]] = {}
+
+
+def _shot_rays(reach: int) -> list[list[tuple[int, ...]]]:
+    """_shot_rays(reach)[square]: the rays from there (in `RAYS` order) cut to `reach` squares,
+    leaving out those shorter than two squares, along which no shot can be (kept per reach)."""
+    found = _SHOT_RAYS.get(reach)
+    if found is None:
+        found = _SHOT_RAYS[reach] = [[ray[:reach] for ray in RAYS[sq].values() if len(ray[:reach]) >= 2]
+                                     for sq in SQUARES]
+    return found
 
 
 def shot_lines(board: dict[int, Piece], sq: int, sheet: FactionSheet) -> list[tuple[int, tuple[int, ...]]]:
-    """(target, the empty squares crossed) of each shot the piece on `sq` has (see `shots`)."""
+    """(target, the empty squares crossed) of each shot the piece on `sq` has (see `shots`): along
+    each line, the first piece met, if it is two or more squares away, within reach, an enemy and
+    not a king."""
     piece = board[sq]
-    if piece.kind == "K":
+    kind = piece.kind
+    if kind == "K":
         return []
-    reach = sheet.ability.pawn_range if piece.kind == "P" else sheet.ability.large_range
+    owner = piece.owner
     out = []
-    for ray in RAYS[sq].values():
-        for dist, to in enumerate(ray[:reach], start=1):
-            other = board.get(to)
-            if other is None:
-                continue
-            if dist >= 2 and other.owner != piece.owner and other.kind != "K":
-                out.append((to, ray[:dist - 1]))
-            break
+    for ray in _shot_rays(sheet.ability.pawn_range if kind == "P" else sheet.ability.large_range)[sq]:
+        if ray[0] in board:  # a piece next to it blocks the line
+            continue
+        for i in range(1, len(ray)):
+            other = board.get(ray[i])
+            if other is not None:
+                if other.owner != owner and other.kind != "K":
+                    out.append((ray[i], ray[:i]))
+                break
     return out
 
 

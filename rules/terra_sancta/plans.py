@@ -52,17 +52,25 @@ def act_value(m: Move) -> str:
 _KINDS = {tag: kind for kind, tag in _TAGS.items()}
 
 
-def find_move(moves: list[Move], value: str) -> Move | None:
-    """The move among `moves` whose `act_value` is `value` (None: none is). The value is read
-    once (square names exactly as `square_name` writes them), so the moves are compared by their
-    fields instead of each being written out."""
+def act_fields(value: str) -> tuple[str, int, int | None] | None:
+    """The kind, target and turn square (`via`) of the move whose `act_value` is `value` (square
+    names exactly as `square_name` writes them); None when no move is written so."""
     tag, _, rest = value.partition(".")
     kind = _KINDS.get(tag)
     to_name, _, via_name = rest.partition(".")
     if kind is None or to_name not in _SQUARES or (via_name and via_name not in _SQUARES):
         return None
-    to = _SQUARES[to_name]
-    via = _SQUARES[via_name] if via_name else None
+    return kind, _SQUARES[to_name], _SQUARES[via_name] if via_name else None
+
+
+def find_move(moves: list[Move], value: str) -> Move | None:
+    """The move among `moves` whose `act_value` is `value` (None: none is). The value is read
+    once (`act_fields`), so the moves are compared by their fields instead of each being written
+    out."""
+    fields = act_fields(value)
+    if fields is None:
+        return None
+    kind, to, via = fields
     for m in moves:
         if m.to == to and m.kind == kind and m.via == via:
             return m

@@ -16,8 +16,10 @@ The plan is a pure function of the state, so it is cached between the two steps 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from functools import cache
+from math import inf
 
 from rules.core import Action, Rng
 from rules.terra_sancta.board import (
@@ -33,16 +35,17 @@ from rules.terra_sancta.movegen import (
     STEPS_ALL,
     STEPS_DIAGONAL,
     Move,
+    entries_with,
     hooks,
     landing_squares,
     move_targets,
-    moves_with,
     shots,
 )
 from rules.terra_sancta.pieces import KINDS, Piece, attack_die, max_health
 from rules.terra_sancta.plans import ABILITY_PLANS, MOVE, SKIP, act_key, piece_key
+from rules.terra_sancta.sight import BIT, BoardMasks, board_masks
 from rules.terra_sancta.state import TSState
-from rules.terra_sancta.threats import king_attackers, threat_levels
+from rules.terra_sancta.threats import king_attackers, threat_table
 
 VALUE = {"P": 1.0, "N": 3.0, "B": 3.0, "R": 4.0, "Q": 7.0, "K": 60.0}
 _MAX_HP = {k: max_health(k) for k in KINDS}
@@ -62,9 +65,13 @@ PRESS = 3.0
 """With two or more enemies left, the Bots and Thunderbirds (no healing, so a long war of attrition
 is lost) press towards the enemy kings this many times harder."""
 
-_cache: dict[tuple, Move | None] = {}
-_MISSING = Move("move", -1, -1)
-"""Stands for a key not in `_cache` (None is a cached answer)."""
+_move = tuple.__new__
+"""Builds a `Move` from all its fields at once (as `movegen` does)."""
+
+_LAST = "last"
+_cache: dict[str, tuple[tuple, dict[int, Piece], tuple[int, ...], Move | None]] = {}
+"""`best_move`'s last answer, under `_LAST`: (the position's numbers and lists, a copy of its
+board, its squares in order, the move)."""
 
 
 def leading_enemy(s: TSState, player: str) -> str | None:
@@ -128,13 +135,14 @@ def _risk(piece: Piece, threat: float) -> float:
     return min(1.0, threat / piece.hp) * VALUE[piece.kind] * RISK_WEIGHT
 
 
-def safest_landing(s: TSState, player: str, piece: Piece, options: list[int], threat: dict[int, float]) -> int:
+def safest_landing(s: TSState, player: str, piece: Piece, options: list[int], threat: Sequence[float]) -> int:
     """Where a wounding attacker should land among `options`: the square it risks least on, then
-    the least threatened, then the nearest to an enemy king (to keep the pressure on)."""
+    the least threatened, then the nearest to an enemy king (to keep the pressure on). `threat`
+    is by square (`threats.threat_table`)."""
     if len(options) == 1:
         return options[0]
     kings = [q for q, p in s.board.items() if p.kind == "K" and p.owner != player]
-    return min(options, key=lambda q: (_risk(piece, threat.get(q, 0.0)), threat.get(q, 0.0),
+    return min(options, key=lambda q: (_risk(piece, threat[q]), threat[q],
                                        min((_DISTANCE[k][q] for k in kings), default=99), q))
 
 
@@ -159,6 +167,24 @@ def king_aims(board: dict[int, Piece], king: int) -> dict[str, AbstractSet[int]]
             "P": _PAWN_AIMS[king], "K": _KING_AIMS[king]}
 
 
+_LINES = [sum(BIT[q] for ray in RAYS[k].values() for q in ray) for k in SQUARES]
+"""_LINES[square]: the squares on its eight lines, on which `king_aims` of a king there depends."""
+_AIMS: dict[tuple[int, int], dict[str, AbstractSet[int]]] = {}
+
+
+def kept_aims(board: dict[int, Piece], king: int, taken: int) -> dict[str, AbstractSet[int]]:
+    """`king_aims(board, king)` (to be read, never changed), `taken` being the board's taken
+    squares (`sight.BoardMasks.taken`): kept under the taken squares on the king's lines, which
+    are all it depends on."""
+    key = (king, taken & _LINES[king])
+    found = _AIMS.get(key)
+    if found is None:
+        if len(_AIMS) > 4096:
+            _AIMS.clear()
+        found = _AIMS[key] = king_aims(board, king)
+    return found
+
+
 def score_moves(s: TSState, player: str, only: int | None = None) -> list[tuple[float, Move]]:
     """Every move of `player` (or of the piece on `only`) with its score, best first (of equal
     scores, the first generated first)."""
@@ -169,13 +195,9 @@ def score_moves(s: TSState, player: str, only: int | None = None) -> list[tuple[
 
 def top_move(s: TSState, player: str, only: int | None = None) -> Move | None:
     """`score_moves(s, player, only)[0][1]` (None when there is no move) without sorting them
-    all: the first move with the highest score, which the stable sort would put first."""
-    scored = scored_moves(s, player, only)
-    return max(scored, key=_score)[1] if scored else None
-
-
-def _score(item: tuple[float, Move]) -> float:
-    return item[0]
+    all, nor keeping them: the first move with the highest score, which the stable sort would
+    put first."""
+    return _scores(s, player, only, None)
 
 
 _REACH: dict[int, tuple[FactionSheet, dict[str, int]]] = {}
@@ -191,37 +213,68 @@ def _reach_limits(sheet: FactionSheet) -> dict[str, int]:
     return made
 
 
+_NEAREST: dict[tuple[int, ...], list[int]] = {}
+_NO_KINGS = [0] * len(SQUARES)
+"""The distances to the nearest enemy king when there is none (as the score always had them)."""
+
+
+def _nearest_king(kings: list[int]) -> list[int]:
+    """square -> its distance to the nearest of `kings` (at least one; kept, as kings seldom
+    move)."""
+    key = tuple(sorted(kings))
+    found = _NEAREST.get(key)
+    if found is None:
+        if len(_NEAREST) > 512:
+            _NEAREST.clear()
+        found = _NEAREST[key] = list(map(min, *(_DISTANCE[k] for k in key))) if len(key) > 1 else _DISTANCE[key[0]]
+    return found
+
+
 def scored_moves(s: TSState, player: str, only: int | None = None) -> list[tuple[float, Move]]:
     """Every move of `player` (or of the piece on `only`) with its score, in the order the moves
-    are generated (see `score_moves`).
+    are generated (see `score_moves`)."""
+    scored: list[tuple[float, Move]] = []
+    _scores(s, player, only, scored)
+    return scored
+
+
+def _scores(s: TSState, player: str, only: int | None, scored: list[tuple[float, Move]] | None) -> Move | None:
+    """Score every move of `player` (or of the piece on `only`): into `scored` in the order the
+    moves are generated, or (`scored` None) only to return the first move with the highest
+    score (None when there is none), building no other plain move.
 
     The threat map comes from `threats` (the same numbers as `threat_map`), and every score is
     computed with the same operations in the same order as the formula always was (written out
     for speed), so the same moves come out with the very same scores."""
     sheet = factions_of(s.content)[s.factions[player]]
-    threat = threat_levels(s, player)
     board = s.board
     my_king = None
     enemy_kings: list[int] = []
-    counts: dict[str, int] = {}
     strength: dict[str, float] = {}  # as leading_enemy sums it, in the same order
+    leads = sum(q != player for q in s.alive) >= 2  # only then is there a leader (`strongest`)
     mine: list[int] = []
+    taken = kings = 0  # the board's masks (sight.board_masks), made on the way
+    owners: dict[str, int] = {}
     for q, p in board.items():
         owner = p.owner
-        counts[owner] = counts.get(owner, 0) + 1
+        bit = BIT[q]
+        taken |= bit
+        owners[owner] = owners.get(owner, 0) | bit
         if owner == player:
             mine.append(q)
-        if p.kind == "K":
-            if owner == player:
+            if p.kind == "K":
+                kings |= bit
                 if my_king is None:
                     my_king = q
-            else:
-                enemy_kings.append(q)
-        elif owner != player:
+        elif p.kind == "K":
+            kings |= bit
+            enemy_kings.append(q)
+        elif leads:
             strength[owner] = strength.get(owner, 0.0) + VALUE[p.kind] * p.hp / _MAX_HP[p.kind]
-    attackers_of_king = king_attackers(s, my_king) if my_king is not None else set()
-    aims = [king_aims(board, k) for k in enemy_kings]
-    hunt = 4.0 if any(counts.get(board[k].owner) == 1 for k in enemy_kings) else 1.0
+    threat, attackers_of_king = threat_table(s, player, my_king, BoardMasks(taken, kings, owners))
+    aims = [kept_aims(board, k, taken) for k in enemy_kings]
+    # an enemy down to its king alone (its squares: one bit) is hunted harder
+    hunt = 4.0 if any(owners[board[k].owner].bit_count() == 1 for k in enemy_kings) else 1.0
     # the longer nothing happens, the bolder it plays (to break a standoff before the draw)
     boldness = 1.0 + max(s.quiet_turns, 0) / 8
     hunt *= boldness
@@ -231,24 +284,26 @@ def scored_moves(s: TSState, player: str, only: int | None = None) -> list[tuple
     aim_bonus = KING_AIM * hunt
     leader = strongest(s, player, strength)
     drain = sheet.ability.drain_percent / 100 if sheet.ability.kind == "drain" else 0.0
-    scored: list[tuple[float, Move]] = []
     squares = [only] if only is not None else sorted(mine)
     reach_limits = _reach_limits(sheet)
     tie_base = s.turn * 7 + s.rng.seed
-    threat_at = threat.get
     aims_of_kind: dict[str, list[tuple[int, AbstractSet[int]]]] = {}
     sheet_hooks = hooks(sheet)
+    nearest = _nearest_king(enemy_kings) if enemy_kings else _NO_KINGS
+    best = None
+    best_score = -inf
+    best_from = -1
     for sq in squares:
-        moves = moves_with(board, sq, sheet, sheet_hooks)
-        if not moves:
+        entries = entries_with(board, sq, sheet, sheet_hooks)
+        if not entries:
             continue
         piece = board[sq]
         kind = piece.kind
         hp = piece.hp
         worth = VALUE[kind]
-        here_threat = threat_at(sq, 0.0)
+        here_threat = threat[sq]
         here_risk = min(1.0, here_threat / hp) * worth * RISK_WEIGHT if here_threat else 0.0
-        dist_here = min(map(_DISTANCE[sq].__getitem__, enemy_kings)) if enemy_kings else 0
+        dist_here = nearest[sq]
         is_king = kind == "K"
         hunts = not is_king and bool(enemy_kings)
         pull_share = 0.5 if kind == "P" else 1.0
@@ -256,37 +311,44 @@ def scored_moves(s: TSState, player: str, only: int | None = None) -> list[tuple
         kind_aims = aims_of_kind.get(kind)
         if kind_aims is None:
             kind_aims = aims_of_kind[kind] = [(k, aim[kind]) for k, aim in zip(enemy_kings, aims, strict=True)]
+        start = -0.3 if is_king and not here_risk else 0.0
         tie_here = sq * 131 + tie_base
-        for m in moves:
-            end = m.to
-            plain = m.kind == "move"
-            if plain:
-                score = 0.0
-                if is_king and not here_risk:
-                    score = -0.3
-                end_threat = threat_at(end, 0.0)
+        for e in entries:
+            if e.__class__ is int:  # a plain move to e
+                end = e
+                score = start
+                end_threat = threat[end]
                 end_risk = min(1.0, end_threat / hp) * worth * RISK_WEIGHT if end_threat else 0.0
-            else:
-                score, end, mover = _attack_score(s, player, m, piece, sheet, threat, attackers_of_king,
-                                                  leader, drain)
-                end_risk = _risk(mover, threat_at(end, 0.0))
-            score += (here_risk - end_risk) / boldness
-            if hunts:
-                distances = _DISTANCE[end]
-                dist_end = min(map(distances.__getitem__, enemy_kings))
-                score += hunt_pull * (dist_here - dist_end) * pull_share
-                if plain:
+                score += (here_risk - end_risk) / boldness
+                if hunts:
+                    score += hunt_pull * (dist_here - nearest[end]) * pull_share
+                    distances = _DISTANCE[end]
                     for k, aim in kind_aims:
                         if end in aim and distances[k] <= reach_limit:
                             score += aim_bonus
                             break
-            # a deterministic tie-break that still varies between games and turns
-            score += ((tie_here + m.to * 17) % 97) * 1e-5
-            scored.append((score, m))
-    return scored
+                # a deterministic tie-break that still varies between games and turns
+                score += ((tie_here + end * 17) % 97) * 1e-5
+            else:
+                assert isinstance(e, tuple)
+                score, end, mover = _attack_score(s, player, e, piece, sheet, threat, attackers_of_king,
+                                                  leader, drain)
+                score += (here_risk - _risk(mover, threat[end])) / boldness
+                if hunts:
+                    score += hunt_pull * (dist_here - nearest[end]) * pull_share
+                score += ((tie_here + e.to * 17) % 97) * 1e-5
+            if scored is not None:
+                scored.append((score, _move(Move, ("move", sq, e, (), None)) if isinstance(e, int) else e))
+            elif score > best_score:
+                best_score = score
+                best = e
+                best_from = sq
+    if isinstance(best, int):  # a plain move, built now
+        return _move(Move, ("move", best_from, best, (), None))
+    return best
 
 
-def _attack_score(s: TSState, player: str, m: Move, piece: Piece, sheet: FactionSheet, threat: dict[int, float],
+def _attack_score(s: TSState, player: str, m: Move, piece: Piece, sheet: FactionSheet, threat: Sequence[float],
                   attackers_of_king: set[int], leader: str | None, drain: float) -> tuple[float, int, Piece]:
     """An attack's or a shot's worth before the risk and the pull (see `score_moves`), the square
     the attacker ends on and the attacker as it ends (healthier after a drain)."""
@@ -314,16 +376,17 @@ def _attack_score(s: TSState, player: str, m: Move, piece: Piece, sheet: Faction
 
 def best_move(s: TSState, player: str) -> Move | None:
     """`top_move`, kept for the turn's next step (choosing the piece, then its act, see the same
-    position): keyed on everything `top_move` reads, so another game or position never gets it."""
-    key = (s.content, s.rng.seed, s.rng.counter, s.turn, s.quiet_turns, player, tuple(s.alive),
-           tuple(s.factions.items()), tuple(s.board.items()))
-    move = _cache.get(key, _MISSING)  # one lookup: hashing the key walks the whole board
-    if move is not _MISSING:
-        return move
+    position): kept with everything `top_move` reads, so another game or position never gets it.
+    Only the last position is kept, and its board compared (not hashed): the next step's board
+    is a copy holding the very same pieces, which compare at once."""
+    facts = (s.content, s.rng.seed, s.rng.counter, s.turn, s.quiet_turns, player, tuple(s.alive),
+             tuple(s.factions.items()))
+    board = s.board
+    kept = _cache.get(_LAST)
+    if kept is not None and kept[0] == facts and kept[1] == board and kept[2] == tuple(board):
+        return kept[3]  # (the same squares in the same order, holding the same pieces)
     move = top_move(s, player)
-    if len(_cache) > 256:
-        _cache.clear()
-    _cache[key] = move
+    _cache[_LAST] = (facts, dict(board), tuple(board), move)
     return move
 
 
@@ -340,33 +403,54 @@ def _lightning_damages(sheet: FactionSheet) -> list[int]:
     return made
 
 
+_TOTALS: dict[int, tuple[FactionSheet, dict[tuple[str, int], float]]] = {}
+
+
+def lightning_total(sheet: FactionSheet, kind: str, hp: int) -> float:
+    """The value of a lightning strike on a `kind` with `hp` health, summed over the faces of
+    the die (a kill is worth the piece, a wound half its share of the piece's health)."""
+    total = 0.0
+    for dmg in _lightning_damages(sheet):
+        total += VALUE[kind] if dmg >= hp else dmg / _MAX_HP[kind] * VALUE[kind] * 0.5
+    return total
+
+
+def _lightning_totals(sheet: FactionSheet) -> dict[tuple[str, int], float]:
+    """(kind, health) -> `lightning_total(sheet, kind, health)`, filled as asked and kept per
+    sheet."""
+    found = _TOTALS.get(id(sheet))
+    if found is not None and found[0] is sheet:
+        return found[1]
+    made: dict[tuple[str, int], float] = {}
+    _TOTALS[id(sheet)] = (sheet, made)  # the sheet is kept alive with it, so its id stays its own
+    return made
+
+
 def _ability_choice(s: TSState, player: str) -> int | None:
     sheet = factions_of(s.content)[s.factions[player]]
     targets = ability_targets(s, player, sheet)
     if not targets:
         return None
+    board = s.board
     if sheet.ability.kind == "regrowth":
-        return max(targets, key=lambda q: (VALUE[s.board[q].kind] * (s.board[q].max_hp - s.board[q].hp), -q))
+        return max(targets, key=lambda q: (VALUE[board[q].kind] * (_MAX_HP[board[q].kind] - board[q].hp), -q))
     # lightning: expected value of the strike on each target
     die = sheet.ability.die
-    my_king = next((q for q, p in s.board.items() if p.owner == player and p.kind == "K"), None)
+    my_king = next((q for q, p in board.items() if p.owner == player and p.kind == "K"), None)
     attackers = king_attackers(s, my_king) if my_king is not None else set()
     leader = leading_enemy(s, player)
-
-    damages = _lightning_damages(sheet)
-    totals: dict[tuple[str, int], float] = {}  # (kind, health) -> the value summed over the die's faces
-
-    def worth(q: int) -> float:
-        p = s.board[q]
+    totals = _lightning_totals(sheet)
+    best = -1
+    best_key = (-inf, 0)
+    for q in targets:  # the first highest (worth, -q), as max() finds it
+        p = board[q]
         total = totals.get((p.kind, p.hp))
         if total is None:
-            total = 0.0
-            for dmg in damages:
-                total += VALUE[p.kind] if dmg >= p.hp else dmg / p.max_hp * VALUE[p.kind] * 0.5
-            totals[p.kind, p.hp] = total
-        return total / die * (1 + LEADER_LIGHTNING * (p.owner == leader)) + (3.0 if q in attackers else 0.0)
-
-    return max(targets, key=lambda q: (worth(q), -q))
+            total = totals[p.kind, p.hp] = lightning_total(sheet, p.kind, p.hp)
+        key = (total / die * (1 + LEADER_LIGHTNING * (p.owner == leader)) + (3.0 if q in attackers else 0.0), -q)
+        if key > best_key:
+            best, best_key = q, key
+    return best
 
 
 def choose(game, state: TSState, player: str, rng: Rng) -> Action:
@@ -385,7 +469,7 @@ def choose(game, state: TSState, player: str, rng: Rng) -> Action:
             return game.legal_actions(s, player)[0]
         return game.find_action(s, player, piece_key(move.frm))
     if s.stage == "land":
-        threat = threat_levels(s, player)
+        threat = threat_table(s, player, None, board_masks(s.board))[0]
         assert s.attack_from is not None  # the land stage always follows a wounding attack
         return game.land_action(safest_landing(s, player, s.board[s.attack_from], s.landing, threat))
     if s.stage == "ability":

@@ -2,9 +2,11 @@
 straight from the move tables.
 
 `threat_levels` is the `threat` half of `policy.threat_map` (square -> expected damage the
-enemies could deal there), built from the move tables (`movegen.move_targets`, `shot_lines`); `king_attackers` is the
-`reach` half asked about one king, found by looking outwards from the king instead of from every
-enemy piece. Tests check both against `policy.threat_map` over many positions.
+enemies could deal there), built from each enemy piece's targets as `sight` keeps them;
+`threat_table` is the same as a list by square, with the attackers of one king found on the way.
+`king_attackers` is the `reach` half asked about one king, found by looking outwards from the
+king instead of from every enemy piece. Tests check them against `policy.threat_map` over many
+positions.
 
 The expected damage of one piece is 4.5 (a d8) or 8.5 (a d16), so every sum is exact in floating
 point whatever the order of the pieces.
@@ -12,9 +14,9 @@ point whatever the order of the pieces.
 
 from __future__ import annotations
 
-from collections import Counter
+import sys
 
-from rules.terra_sancta.board import ORTHOGONAL
+from rules.terra_sancta.board import ORTHOGONAL, SQUARES
 from rules.terra_sancta.content import FactionSheet, factions_of
 from rules.terra_sancta.movegen import (
     KNIGHT_PATHS,
@@ -22,14 +24,11 @@ from rules.terra_sancta.movegen import (
     STEPS_ALL,
     STEPS_DIAGONAL,
     hooks,
-    shot_lines,
-    targets_with,
 )
-from rules.terra_sancta.pieces import attack_die
+from rules.terra_sancta.sight import LANE, BoardMasks, board_masks, sheet_sight
 from rules.terra_sancta.state import TSState
 
-_SMALL = (attack_die("P") + 1) / 2
-_LARGE = (attack_die("K") + 1) / 2
+assert LANE == 16  # read back as unsigned shorts
 
 
 def enemy_sheets(s: TSState, player: str) -> dict[str, FactionSheet]:
@@ -40,28 +39,47 @@ def enemy_sheets(s: TSState, player: str) -> dict[str, FactionSheet]:
 
 def threat_levels(s: TSState, player: str) -> dict[int, float]:
     """square -> the expected damage the enemies of `player` could deal there next (the squares
-    no enemy reaches are left out), as `policy.threat_map` counts it: the targets of the small
-    and of the large pieces are listed, counted, and each count weighed by its die."""
+    no enemy reaches are left out), as `policy.threat_map` counts it: `threat_table` as a dict."""
+    table = threat_table(s, player, None, board_masks(s.board))[0]
+    return {q: v for q, v in enumerate(table) if v}
+
+
+_HALF = [v / 2 for v in range(17 * 64)]
+"""_HALF[v] = v / 2: a threat from its lane (twice the expected damage; below 17 * 64, as 48
+pieces at most could threaten one square, each weighing 17 at most)."""
+_BYTES = LANE // 8 * len(SQUARES)
+
+
+def threat_table(s: TSState, player: str, king: int | None,
+                 masks: BoardMasks) -> tuple[list[float], set[int]]:
+    """threat[square] (0.0 where no enemy reaches; the values of `threat_levels`) and
+    `king_attackers(s, king)` (an empty set when `king` is None), `king` being the square of
+    `player`'s king and `masks` `sight.board_masks(s.board)`: the enemy pieces that threaten
+    the king's square are its attackers (a pawn threatens its diagonal steps, and no shot aims at
+    a king). Each piece's targets come from `sight` (kept between turns) with their weights,
+    which add up lane by lane to twice the threat on each square: the weights are the expected
+    damage of a d8 or a d16 (4.5, 8.5) doubled, so every sum is exact, as it always was."""
     board = s.board
-    sheets = enemy_sheets(s, player)
-    found = {owner: hooks(sheet) for owner, sheet in sheets.items()}
-    small: list[int] = []
-    large: list[int] = []
+    sights = {owner: sheet_sight(sheet) for owner, sheet in enemy_sheets(s, player).items()}
+    taken, kings, owners = masks
+    total = 0
+    attackers: set[int] = set()
     for sq, p in board.items():
         owner = p.owner
         if owner == player:
             continue
-        if p.kind == "P":  # a pawn threatens its diagonal steps, occupied or not
-            small.extend(STEPS_DIAGONAL[sq])
-            if found[owner].ranged:  # 2+ squares away, one per line: never a diagonal step, never twice
-                small.extend(to for to, _ in shot_lines(board, sq, sheets[owner]))
-        else:  # a large piece threatens where it could move, attack or shoot
-            large.extend(targets_with(board, sq, sheets[owner], found[owner]))
-    threat = {t: n * _SMALL for t, n in Counter(small).items()}
-    get = threat.get
-    for t, n in Counter(large).items():
-        threat[t] = get(t, 0.0) + n * _LARGE
-    return threat
+        sight = sights[owner]
+        kind = p.kind
+        seen = sight.seen[kind][sq]
+        key = (sq, taken & seen, owners[owner] & seen, kings & sight.kings_seen[kind][sq])
+        found = sight.targets[kind].get(key)
+        if found is None:
+            found = sight.new_targets(board, sq, p, key)
+        total += found.weight
+        if king in found.squares:
+            attackers.add(sq)
+    lanes = memoryview(total.to_bytes(_BYTES, sys.byteorder)).cast("H")
+    return list(map(_HALF.__getitem__, lanes)), attackers
 
 
 def king_attackers(s: TSState, king: int) -> set[int]:
