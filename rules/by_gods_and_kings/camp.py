@@ -22,6 +22,7 @@ from rules.by_gods_and_kings.effects import set_status
 from rules.by_gods_and_kings.events import SaveMade
 from rules.by_gods_and_kings.flow import begin_step, enter_area
 from rules.by_gods_and_kings.gear import loadout_problem, off_kind
+from rules.by_gods_and_kings.plans import made
 from rules.by_gods_and_kings.state import BgkState, Hero
 from rules.by_gods_and_kings.stats import max_hp, stat
 from rules.core import Action, Event
@@ -144,27 +145,24 @@ def camp_actions(s: BgkState, seat: str) -> list[Action]:
     heroes = s.heroes_of(seat)
     for thing in dict.fromkeys(s.stash):
         for h in heroes:
-            acts.append(Action(key=f"claim:{thing}:{h.id}", label=f"Give {_name(s, thing)} to {h.name}",
-                               group=f"Claim {_name(s, thing)}"))
+            acts.append(made(f"claim:{thing}:{h.id}", f"Give {_name(s, thing)} to {h.name}",
+                             group=f"Claim {_name(s, thing)}"))
     for h in heroes:
         group = f"{h.name}: shards and equipment"
         if len(h.equipped) < MAX_EQUIPPED:
             for sid in h.shards:
                 if sid not in h.equipped:
-                    acts.append(Action(key=f"shard:{h.id}:{sid}", group=group,
-                                       label=f"{h.name}: equip {cat.shards[sid].name}"))
+                    acts.append(made(f"shard:{h.id}:{sid}", f"{h.name}: equip {cat.shards[sid].name}", group=group))
         for sid in h.equipped:
-            acts.append(Action(key=f"unshard:{h.id}:{sid}", group=group,
-                               label=f"{h.name}: unequip {cat.shards[sid].name}"))
+            acts.append(made(f"unshard:{h.id}:{sid}", f"{h.name}: unequip {cat.shards[sid].name}", group=group))
         for item in dict.fromkeys(h.bag):
             for verb, label in wear_choices(s, h, item):
-                acts.append(Action(key=f"{verb}:{h.id}:{item}", group=group, label=f"{h.name}: {label}"))
+                acts.append(made(f"{verb}:{h.id}:{item}", f"{h.name}: {label}", group=group))
         for slot in ("main", "off", "body", "head"):
             worn = getattr(h.loadout, slot)
             if worn is not None:
-                acts.append(Action(key=f"remove:{h.id}:{slot}", group=group,
-                                   label=f"{h.name}: take off {cat.items[worn].name}"))
-    acts.append(Action(key="ready", label="Ready to go on", style="success"))
+                acts.append(made(f"remove:{h.id}:{slot}", f"{h.name}: take off {cat.items[worn].name}", group=group))
+    acts.append(made("ready", "Ready to go on", style="success"))
     return acts
 
 

@@ -98,6 +98,12 @@ def hands(field: Sequence[str]) -> list[HandKind]:
     return list(_hands(tuple(field)))
 
 
+def sorted_hands(field: Sequence[str]) -> tuple[HandKind, ...]:
+    """`hands` of a full Field, looked up under its cards in sorted order (the hands do not
+    depend on the order): the orders of the same three cards share one entry."""
+    return _hands(tuple(sorted(field)))
+
+
 @cache
 def _hands(field: tuple[str, ...]) -> tuple[HandKind, ...]:
     """`hands` of a full Field, worked out once per Field."""

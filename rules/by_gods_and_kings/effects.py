@@ -11,8 +11,8 @@ from typing import Literal
 
 from rules.by_gods_and_kings import cards
 from rules.by_gods_and_kings.effects_model import ALLIES_ONLY, Effect, StatusSpec, Target
-from rules.by_gods_and_kings.events import Fell, Healed, Hit, StatusSet
-from rules.by_gods_and_kings.state import BgkState, Foe, Hero, Npc, Status
+from rules.by_gods_and_kings.events import Fell, Healed, Hit, StatusSet, plain
+from rules.by_gods_and_kings.state import BgkState, Foe, Hero, Npc, Status, assign
 from rules.by_gods_and_kings.stats import max_hp, stat
 from rules.core import Event
 
@@ -31,8 +31,7 @@ def deal(s: BgkState, source: AnyUnit, target: AnyUnit, raw: int, events: list[E
         return 0
     dealt = raw if pierce else mitigated(raw, stat(s, target, "defense"))
     absorbed = min(target.shield, dealt)
-    target.shield -= absorbed
-    target.hp = max(0, target.hp - (dealt - absorbed))
+    assign(target, shield=target.shield - absorbed, hp=max(0, target.hp - (dealt - absorbed)))
     how = f" with {what}" if what else ""
     shielded = f" ({absorbed} on the shield)" if absorbed else ""
     events.append(Hit.said(source=source.id, target=target.id, raw=raw, dealt=dealt, hp=target.hp).event(
@@ -134,7 +133,7 @@ def draw_up(s: BgkState, unit: Hero | Npc, n: int, events: list[Event]) -> None:
         unit.hand.append(card)
         got.append(card)
     if got:
-        events.append(Event(kind="draw", text=f"{unit.name} draws {cards.names(got)}.",
+        events.append(plain("draw", f"{unit.name} draws {cards.names(got)}.",
                             data={"unit": unit.id, "cards": got}))
 
 
@@ -204,7 +203,7 @@ def apply_effect(s: BgkState, user: AnyUnit, effect: Effect, chosen: list[AnyUni
             heal(s, t, effect.heal + extra, events)
         if effect.shield:
             t.shield += effect.shield + extra
-            events.append(Event(kind="shield", text=f"{t.name} gains a shield of {effect.shield + extra} "
+            events.append(plain("shield", f"{t.name} gains a shield of {effect.shield + extra} "
                                 f"({t.shield} in all).", data={"unit": t.id, "shield": t.shield}))
         if effect.cleanse and t.statuses:
             t.statuses = []

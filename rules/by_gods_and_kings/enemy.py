@@ -14,7 +14,7 @@ from rules.by_gods_and_kings import cards
 from rules.by_gods_and_kings.abilities import use
 from rules.by_gods_and_kings.content import FoeAbility
 from rules.by_gods_and_kings.effects import AnyUnit, deal
-from rules.by_gods_and_kings.events import TargetPicked
+from rules.by_gods_and_kings.events import TargetPicked, plain
 from rules.by_gods_and_kings.state import BgkState, Foe, Intent, Npc
 from rules.by_gods_and_kings.stats import stat
 from rules.core import Event
@@ -96,7 +96,7 @@ def announce(s: BgkState, foe: Foe, events: list[Event]) -> Intent:
     else:
         raw = stat(s, foe, "physical") + (cards.value(card) if card else 0)
         what = f"its Field holds {total}: a basic attack of {raw} is coming"
-    events.append(Event(kind="intent", text=f"{foe.name} {put}; {what}.",
+    events.append(plain("intent", f"{foe.name} {put}; {what}.",
                         data=intent.model_dump(mode="json")))
     return intent
 

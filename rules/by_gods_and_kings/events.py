@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from rules.core import Event, EventData
+from rules.core import Event, EventData, Outcome
 
 
 class _Said:
@@ -25,6 +25,36 @@ class _Said:
         return out
 
 
+_PLAIN_SET = frozenset(("kind", "text"))
+_DATA_SET = frozenset(("kind", "text", "data"))
+
+
+def plain(kind: str, text: str, data: dict[str, Any] | None = None) -> Event:
+    """`Event(kind=kind, text=text, data=data)` (`data` left out when None) made by hand as
+    `_Said.event` makes its events: the callers pass a string kind and text and data of plain
+    JSON values, which validation would only copy into a new dict. A test compares the events
+    of seeded games with the validated ones."""
+    out = object.__new__(Event)
+    setattr_ = object.__setattr__
+    setattr_(out, "__dict__", {"kind": kind, "text": text, "data": {} if data is None else dict(data),
+                               "visible_to": None})
+    setattr_(out, "__pydantic_fields_set__", set(_PLAIN_SET if data is None else _DATA_SET))
+    setattr_(out, "__pydantic_extra__", None)
+    setattr_(out, "__pydantic_private__", None)
+    return out
+
+
+def outcome(state: Any, events: list[Event]) -> Outcome:
+    """`Outcome(state=state, events=events)` made by hand (the events are already Events)."""
+    out = object.__new__(Outcome)
+    setattr_ = object.__setattr__
+    setattr_(out, "__dict__", {"state": state, "events": list(events)})
+    setattr_(out, "__pydantic_fields_set__", {"state", "events"})
+    setattr_(out, "__pydantic_extra__", None)
+    setattr_(out, "__pydantic_private__", None)
+    return out
+
+
 class Said(EventData):
     """Event data that the game may also make by hand (`said`)."""
 
@@ -34,8 +64,14 @@ class Said(EventData):
         and validating the event again was most of an event's cost, and the callers pass plain
         JSON values already (strings, numbers, lists of strings). A test checks every event of
         seeded games against the validated way."""
-        return _Said(cls.kind, {name: (v[:] if type(v) is list else v)
-                                for name in cls.model_fields for v in (data[name],)})
+        names = _FIELD_NAMES.get(cls)
+        if names is None:
+            names = _FIELD_NAMES[cls] = tuple(cls.model_fields)
+        return _Said(cls.kind, {name: (v[:] if type(v) is list else v) for name in names for v in (data[name],)})
+
+
+_FIELD_NAMES: dict[type[Said], tuple[str, ...]] = {}
+"""The fields of each kind of `Said` data, in order (read once: `model_fields` is a property)."""
 
 
 class TurnBegan(Said):

@@ -17,9 +17,9 @@ from rules.by_gods_and_kings.campaign import award_experience
 from rules.by_gods_and_kings.content import BattleStep, RestStep, SaveStep
 from rules.by_gods_and_kings.effects import AnyUnit, draw_up, heal, lose
 from rules.by_gods_and_kings.enemy import announce, land
-from rules.by_gods_and_kings.events import BattleEnded, TurnBegan
+from rules.by_gods_and_kings.events import BattleEnded, TurnBegan, plain
 from rules.by_gods_and_kings.reactions import any_reaction
-from rules.by_gods_and_kings.state import Battle, BgkState, Foe, Hero, Npc
+from rules.by_gods_and_kings.state import Battle, BgkState, Foe, Hero, Npc, assign
 from rules.by_gods_and_kings.stats import max_hp, stat
 from rules.core import Event
 from rules.core.state import independent_copy
@@ -148,7 +148,7 @@ def open_with(s: BgkState, uid: str, card: str, events: list[Event]) -> None:
     unit.hand.remove(card)
     unit.field.append(card)
     s.opening.remove(uid)
-    events.append(Event(kind="opening", text=f"{unit.name} puts {cards.name(card)} on the Field.",
+    events.append(plain("opening", f"{unit.name} puts {cards.name(card)} on the Field.",
                         data={"unit": uid, "card": card}))
     if not s.opening:
         begin_round(s, events)
@@ -197,7 +197,7 @@ def announce_order(s: BgkState, events: list[Event], spd: dict[str, int] | None 
     assert b is not None
     text = ", ".join(f"{s.peek(u).name} ({spd[u] if spd is not None else stat(s, s.peek(u), 'spd')})"
                      for u in b.order)
-    events.append(Event(kind="round", text=f"Round {b.round}. Turn order by SPD: {text}.",
+    events.append(plain("round", f"Round {b.round}. Turn order by SPD: {text}.",
                         data={"round": b.round, "order": list(b.order)}))
 
 
@@ -253,7 +253,7 @@ def start_turn(s: BgkState, unit: AnyUnit, events: list[Event]) -> bool:
     """Begin a unit's turn; True when someone must decide, False when it is already over."""
     b = s.battle
     assert b is not None
-    s.actor, s.played, s.queue, s.intent = unit.id, None, [], None
+    assign(s, actor=unit.id, played=None, queue=[], intent=None)
     events.append(TurnBegan.said(unit=unit.id, name=unit.name, round=b.round).event(f"{unit.name}'s turn."))
     for kind in ("bleed", "poison"):
         st = unit.status(kind)
@@ -268,7 +268,7 @@ def start_turn(s: BgkState, unit: AnyUnit, events: list[Event]) -> bool:
             finish_turn(s, unit)
             return False
     if unit.has("sleep"):
-        events.append(Event(kind="sleep", text=f"{unit.name} is asleep and skips the turn."))
+        events.append(plain("sleep", f"{unit.name} is asleep and skips the turn."))
         finish_turn(s, unit)
         return False
     if unit.has("blind"):
@@ -277,7 +277,7 @@ def start_turn(s: BgkState, unit: AnyUnit, events: list[Event]) -> bool:
             s.discard.append(flip)
             unit.miss = cards.rank(flip) >= 9
             outcome = "the next attack or ability will miss" if unit.miss else "it sees well enough"
-            events.append(Event(kind="blind", text=f"{unit.name} is blind and flips {cards.name(flip)}: {outcome}.",
+            events.append(plain("blind", f"{unit.name} is blind and flips {cards.name(flip)}: {outcome}.",
                                 data={"unit": unit.id, "card": flip, "miss": unit.miss}))
     if isinstance(unit, Foe):
         intent = announce(s, unit, events)
@@ -288,15 +288,15 @@ def start_turn(s: BgkState, unit: AnyUnit, events: list[Event]) -> bool:
         finish_turn(s, unit)
         return False
     if isinstance(unit, Hero) and unit.has("stun"):
-        events.append(Event(kind="stun", text=f"{unit.name} is stunned and draws no card."))
+        events.append(plain("stun", f"{unit.name} is stunned and draws no card."))
     elif len(unit.hand) < cards.HAND_LIMIT:
         draw_up(s, unit, 1, events)
     if isinstance(unit, Hero) and unit.has("paralyze"):
-        events.append(Event(kind="paralyze", text=f"{unit.name} is paralyzed and plays no card."))
+        events.append(plain("paralyze", f"{unit.name} is paralyzed and plays no card."))
         finish_turn(s, unit)
         return False
     if not unit.hand:
-        events.append(Event(kind="no_card", text=f"{unit.name} has no card to play."))
+        events.append(plain("no_card", f"{unit.name} has no card to play."))
         finish_turn(s, unit)
         return False
     s.phase = "play" if isinstance(unit, Hero) else "npc"
@@ -306,10 +306,9 @@ def start_turn(s: BgkState, unit: AnyUnit, events: list[Event]) -> bool:
 def finish_turn(s: BgkState, unit: AnyUnit) -> None:
     """The end of a unit's turn: its statuses count down."""
     for st in unit.statuses:
-        st.turns -= 1
-    unit.statuses = [st for st in unit.statuses if st.turns > 0]
-    unit.miss = False
-    s.actor, s.played, s.queue, s.spent, s.intent = None, None, [], 0, None
+        assign(st, turns=st.turns - 1)
+    assign(unit, statuses=[st for st in unit.statuses if st.turns > 0], miss=False)
+    assign(s, actor=None, played=None, queue=[], spent=0, intent=None)
 
 
 def end_turn(s: BgkState, events: list[Event]) -> None:

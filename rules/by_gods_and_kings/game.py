@@ -6,6 +6,7 @@ from pydantic import BaseModel
 
 from rules.by_gods_and_kings import cards
 from rules.by_gods_and_kings.abilities import ability, hand_abilities
+from rules.by_gods_and_kings.autoturn import auto_turn
 from rules.by_gods_and_kings.camp import (
     camp_actions,
     camp_move,
@@ -28,6 +29,7 @@ from rules.by_gods_and_kings.content import Catalogue, ScenarioDef
 from rules.by_gods_and_kings.copying import copy_for_move
 from rules.by_gods_and_kings.cow import WRITING
 from rules.by_gods_and_kings.enemy import land
+from rules.by_gods_and_kings.events import outcome
 from rules.by_gods_and_kings.flow import (
     battle_over,
     begin_round,
@@ -38,6 +40,7 @@ from rules.by_gods_and_kings.flow import (
 )
 from rules.by_gods_and_kings.gear import attack_stats
 from rules.by_gods_and_kings.invariants import check
+from rules.by_gods_and_kings.labels import attack_label, opening_label, unique_texts
 from rules.by_gods_and_kings.plans import (
     FIRE,
     NPC,
@@ -49,13 +52,13 @@ from rules.by_gods_and_kings.plans import (
     made,
     still_valid,
 )
+from rules.by_gods_and_kings.policy import choose, turn_choice
 from rules.by_gods_and_kings.reactions import react, reaction_refs
 from rules.by_gods_and_kings.saving import dump
 from rules.by_gods_and_kings.shape import shape
 from rules.by_gods_and_kings.state import BgkState, Hero, Npc
 from rules.by_gods_and_kings.stats import hero_base, max_hp
 from rules.by_gods_and_kings.turn import (
-    STAT_NAMES,
     attack_choices,
     basic_attack,
     deploy,
@@ -256,7 +259,7 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
                 unit = s.unit(uid)
                 assert isinstance(unit, Hero | Npc)
                 for c in dict.fromkeys(unit.hand):
-                    out.append(Action(key=f"open:{uid}:{c}", label=f"{unit.name}: open with {cards.name(c)}",
+                    out.append(Action(key=f"open:{uid}:{c}", label=opening_label(unit.name, c),
                                       group=f"{unit.name}'s first Field card"))
             return out
         if s.phase == "order":
@@ -282,8 +285,7 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
         out = []
         for foe, bonus, raw in choices:
             key = f"atk:{foe}:{bonus}" if two else f"atk:{foe}"
-            out.append(made(key, group="Basic attack",
-                            label=f"Hit {s.unit(foe).name} with {played} + {STAT_NAMES[bonus]} ({raw} before DEF)"))
+            out.append(made(key, group="Basic attack", label=attack_label(s.unit(foe).name, played, bonus, raw)))
         assert s.actor is not None
         refs = hand_abilities(s, s.hero(s.actor))
         if refs:
@@ -311,7 +313,7 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
             self._prune(s)
         finally:
             WRITING.end()
-        return Outcome(state=s, events=events)
+        return outcome(s, events)
 
     def _finish_plan(self, s: BgkState, seat: str, verb: str, args: dict[str, str],
                      events: list[Event]) -> None:
@@ -376,6 +378,8 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
 
     def _prune(self, s: BgkState) -> None:
         """Drop moves being built that no longer fit (a card gone, a turn over)."""
+        if not s.buildings:
+            return
         required = self.to_act(s)
         for seat, building in list(s.buildings.items()):
             turn_plan = TURN_PLANS.get(s.phase)
@@ -410,21 +414,25 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
     def auto_action(self, state: BgkState, player: str, rng: Rng) -> Action:
         """The automatic player's choice. The actions it chose among are kept for the `apply`
         of that choice on the same state (`offer_to_auto`), so they are built once. On its
-        turn, the turn's own actions are weighed first, without the reactions (Discard and
-        Sacrifice abilities) offered after them: when the choice is one of them, it is the one
-        the full list gives (see `policy.turn_choice`)."""
-        from rules.by_gods_and_kings.policy import choose, turn_choice
-
+        turn, the commonest steps are weighed on keys, and only the action chosen is built
+        (autoturn.py). Else the turn's own actions are weighed first, without the reactions
+        (Discard and Sacrifice abilities) offered after them: when the choice is one of them,
+        it is the one the full list gives (see `policy.turn_choice`)."""
         s = state
-        if s.phase not in ("over", "route") and player not in s.buildings and player in self.to_act(s):
-            # The turn's own actions come first among the legal ones (so their labels are the
-            # same without the reactions after them), and the automatic player only takes a
-            # reaction when nothing else fits: try them alone first.
-            turn = _unique_labels(self._turn_actions(s, player))
-            found = turn_choice(s, player, turn)
-            if found is not None:
-                self.offer_to_auto(state, player, turn)
-                return found
+        if s.phase not in ("over", "route") and player in self.to_act(s):
+            quick = auto_turn(s, player)  # the commonest steps, weighed on keys (autoturn.py)
+            if quick is not None:
+                self.offer_to_auto(state, player, [quick])
+                return quick
+            if player not in s.buildings:
+                # The turn's own actions come first among the legal ones (so their labels are
+                # the same without the reactions after them), and the automatic player only
+                # takes a reaction when nothing else fits: try them alone first.
+                turn = _unique_labels(self._turn_actions(s, player))
+                found = turn_choice(s, player, turn)
+                if found is not None:
+                    self.offer_to_auto(state, player, turn)
+                    return found
         legal = self.offer_to_auto(state, player, self.legal_actions(state, player))
         return choose(self, state, player, rng, legal)
 
@@ -478,13 +486,5 @@ def _hand(s: BgkState, uid: str) -> list[str]:
 
 
 def _unique_labels(acts: list[Action]) -> list[Action]:
-    seen: dict[str, int] = {}
-    out = []
-    for a in acts:
-        lab = a.label[:80]
-        if lab in seen:
-            seen[lab] += 1
-            lab = f"{lab[:74]} #{seen[lab]}"
-        seen.setdefault(lab, 1)
-        out.append(a if lab == a.label else a.model_copy(update={"label": lab}))
-    return out
+    labels = unique_texts([a.label for a in acts])
+    return [a if lab == a.label else a.model_copy(update={"label": lab}) for a, lab in zip(acts, labels, strict=True)]

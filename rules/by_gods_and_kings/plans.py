@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from rules.by_gods_and_kings.memo import LIMIT
 from rules.by_gods_and_kings.reactions import Refs, reaction_refs, use_options
 from rules.by_gods_and_kings.state import BgkState
-from rules.by_gods_and_kings.turn import fire_options, npc_options, play_options
+from rules.by_gods_and_kings.turn import fire_options, npc_options, play_options, play_values
 from rules.core import Action
 from rules.core.steps import Building, Option, StepPlan
 
@@ -31,6 +31,9 @@ USE = StepPlan("use", ["ability", "card", "target"], prompts={
 PLANS = {p.verb: p for p in (PLAY, FIRE, NPC, USE)}
 
 Source = Callable[[str, dict[str, str]], Sequence[Option]]
+Values = Callable[[str, dict[str, str]], Sequence[str]]
+"""The values of a step's options alone: all that filling in forced steps, applying a key and
+checking a move being built read."""
 
 
 def source(s: BgkState, seat: str, plan: StepPlan, refs: Refs | None = None) -> Source:
@@ -52,7 +55,25 @@ def source(s: BgkState, seat: str, plan: StepPlan, refs: Refs | None = None) -> 
     return use
 
 
-def _fill(plan: StepPlan, args: dict[str, str], src: Source, last: bool) -> dict[str, str]:
+def values(s: BgkState, seat: str, plan: StepPlan) -> Values:
+    """The values of the options of each step of `plan` (see `source`), without building
+    labels where the values are known without them: the cards of a play, the queued abilities."""
+    if plan is PLAY:
+        return lambda arg, chosen: play_values(s, arg)
+    if plan is FIRE:
+        def fire(arg: str, chosen: dict[str, str]) -> Sequence[str]:
+            if arg == "ability":
+                return list(s.queue)
+            return [o.value for o in fire_options(s, arg, chosen)]
+        return fire
+    return _values_of(source(s, seat, plan))
+
+
+def _values_of(src: Source) -> Values:
+    return lambda arg, chosen: [o.value for o in src(arg, chosen)]
+
+
+def _fill(plan: StepPlan, args: dict[str, str], src: Values, last: bool) -> dict[str, str]:
     """Fill in the forced steps (a single option) that follow the chosen ones; the plan's last
     step only when `last` (right after a click: a move is never made without one)."""
     args = dict(args)
@@ -64,11 +85,11 @@ def _fill(plan: StepPlan, args: dict[str, str], src: Source, last: bool) -> dict
         offered = list(src(arg, args))
         if len(offered) != 1:
             break
-        args[arg] = offered[0].value
+        args[arg] = offered[0]
     return args
 
 
-def _current(plan: StepPlan, stored: Building | None, src: Source) -> dict[str, str]:
+def _current(plan: StepPlan, stored: Building | None, src: Values) -> dict[str, str]:
     args = stored.args if stored is not None and stored.verb == plan.verb else {}
     return _fill(plan, args, src, False)
 
@@ -126,7 +147,9 @@ def actions(s: BgkState, seat: str, plan: StepPlan, refs: Refs | None = None) ->
     """The actions of the seat's next step of `plan` (`refs`: see `source`)."""
     src = remembered(source(s, seat, plan, refs))
     stored = s.buildings.get(seat)
-    args = _current(plan, stored, src)
+    # the forced steps are filled in from their values (a play's cards, the queued abilities)
+    # where those are known without labels; the reactions from the options found once
+    args = _current(plan, stored, values(s, seat, plan) if plan is PLAY or plan is FIRE else _values_of(src))
     nxt = _next_arg(plan, args)
     acts: list[Action] = []
     if nxt is not None:
@@ -138,9 +161,21 @@ def actions(s: BgkState, seat: str, plan: StepPlan, refs: Refs | None = None) ->
     return acts
 
 
+def chosen_after(plan: StepPlan, args: dict[str, str], key: str) -> dict[str, str]:
+    """The arguments chosen once the step key `key` (`verb.arg:value`, legal) is applied to
+    the move built with `args`: what `plan.handle` gives (a finished move's arguments or the
+    move still being built), without making its models. The plans here ask for no Confirm."""
+    arg, sep, value = key[len(plan.verb) + 1:].partition(":")
+    assert key.startswith(plan.verb + ".") and sep and arg in plan.args and not plan.confirm, \
+        f"{key} is not a step key of {plan.verb}"
+    chosen = dict(args)
+    chosen[arg] = value
+    return chosen
+
+
 def handle(s: BgkState, seat: str, plan: StepPlan, key: str) -> dict[str, str] | None:
     """Apply a step key of `plan` (legal): the move's arguments when it is complete."""
-    src = source(s, seat, plan)
+    src = values(s, seat, plan)
     stored = s.buildings.get(seat)
     if key == plan.back_key:
         s.buildings.pop(seat, None)
@@ -157,11 +192,7 @@ def handle(s: BgkState, seat: str, plan: StepPlan, key: str) -> dict[str, str] |
         if args and args != base:
             s.buildings[seat] = Building(verb=plan.verb, args=args)
         return None
-    args = _current(plan, stored, src)
-    step = plan.handle(Building(verb=plan.verb, args=args), key)
-    assert step is not None, f"{key} is not a key of {plan.verb}"
-    chosen = step.done if step.done is not None else (step.building.args if step.building else {})
-    args = _fill(plan, chosen, src, True)
+    args = _fill(plan, chosen_after(plan, _current(plan, stored, src), key), src, True)
     if _next_arg(plan, args) is None:
         s.buildings.pop(seat, None)
         return args
@@ -172,12 +203,12 @@ def handle(s: BgkState, seat: str, plan: StepPlan, key: str) -> dict[str, str] |
 def still_valid(s: BgkState, seat: str, building: Building) -> bool:
     """Whether every argument chosen so far is still one of its options."""
     plan = PLANS[building.verb]
-    src = source(s, seat, plan)
+    src = values(s, seat, plan)
     so_far: dict[str, str] = {}
     for arg in plan.args:
         if arg not in building.args:
             break
-        if building.args[arg] not in {o.value for o in src(arg, so_far)}:
+        if building.args[arg] not in src(arg, so_far):
             return False
         so_far[arg] = building.args[arg]
     return True

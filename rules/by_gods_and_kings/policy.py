@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING
 
-from rules.by_gods_and_kings import cards
+from rules.by_gods_and_kings import cards, weigh
 from rules.by_gods_and_kings.abilities import field_abilities
 from rules.by_gods_and_kings.content import RestStep
 from rules.by_gods_and_kings.enemy import fighter_abilities
@@ -89,18 +89,8 @@ def _potential_of(field: tuple[str, ...]) -> int:
     return sum([_pair(a, b) for i, a in enumerate(field) for b in field[i + 1:]])
 
 
-@cache
-def _pair(a: str, b: str) -> int:
-    """What two Field cards add to its potential (once per two codes): 2 with an Ace, else 1
-    for the same suit and 1 for ranks at most two apart."""
-    if cards.is_ace(a) or cards.is_ace(b):
-        return 2
-    score = 0
-    if cards.suit(a) == cards.suit(b):
-        score += 1
-    if cards.rank(a) == cards.rank(b) or abs(cards.rank(a) - cards.rank(b)) <= 2:
-        score += 1
-    return score
+_pair = weigh.pair
+"""What two Field cards add to its potential (weigh.py)."""
 
 
 def _field_score(s: BgkState, hero: Hero, field: list[str], card: str) -> float:
@@ -116,7 +106,7 @@ def _play_options(s: BgkState, hero: Hero, card: str) -> tuple[tuple[float, str]
     memo = catalogue_memo(s.cat, "play_options")
     found = memo.get(key)
     if found is None:
-        found = memo[key] = tuple(_weigh_plays(s, hero, card))
+        found = memo[key] = weigh.plays(s.cat, *key)
     return found
 
 
@@ -131,13 +121,17 @@ def _weigh_plays(s: BgkState, hero: Hero, card: str) -> list[tuple[float, str]]:
     return scored
 
 
+def _best_card(s: BgkState, hero: Hero, offered: list[str]) -> str:
+    """The first card of `offered` whose best play scores highest (weigh.py)."""
+    return weigh.best_card(s.cat, hero.has("numb"), tuple(hero.equipped), hero.field, offered)
+
+
 def _play_step(s: BgkState, keys: list[str]) -> str | None:
     assert s.actor is not None
     hero = s.hero(s.actor)
     cards_offered = [k.split(":", 1)[1] for k in keys if k.startswith("play.card:")]
     if cards_offered:
-        best = max(cards_offered, key=lambda c: max(sc for sc, _ in _play_options(s, hero, c)))
-        return f"play.card:{best}"
+        return f"play.card:{_best_card(s, hero, cards_offered)}"
     building = s.buildings.get(hero.seat)
     if building is None or "card" not in building.args:
         return None

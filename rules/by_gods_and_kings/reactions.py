@@ -7,6 +7,8 @@ Discard, from the Field for Sacrifice; skipped when only one card fits), the tar
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterator
+
 from rules.by_gods_and_kings import cards
 from rules.by_gods_and_kings.abilities import HOW_TEXT, use
 from rules.by_gods_and_kings.content import ShardAbility
@@ -53,24 +55,28 @@ def spendable(hero: Hero, trigger: str) -> list[str]:
 
 def reaction_refs(s: BgkState, seat: str) -> list[tuple[Hero, str, ShardAbility]]:
     """(character, 'shard.trigger', ability) for every reaction the seat may use now."""
+    return list(_reactions(s, (seat,)))
+
+
+def _reactions(s: BgkState, seats: Collection[str]) -> Iterator[tuple[Hero, str, ShardAbility]]:
+    """The reactions of the characters of these seats, in party order."""
     if s.phase == "over":
-        return []
-    out = []
+        return
     shards = s.cat.shards
     for hero in s.party:
-        if hero.seat != seat or not hero.alive or hero.has("numb"):
+        if hero.seat not in seats or not hero.alive or hero.has("numb"):
             continue
         for sid in hero.equipped:
             for ab in shards[sid].abilities:
                 if ab.trigger not in REACTION_TRIGGERS or not (hero.hand if ab.trigger == "discard" else hero.field):
                     continue
                 if has_target(s, hero, ab.target):
-                    out.append((hero, f"{sid}.{ab.trigger}", ab))
-    return out
+                    yield hero, f"{sid}.{ab.trigger}", ab
 
 
 def any_reaction(s: BgkState) -> bool:
-    return any(reaction_refs(s, seat) for seat in s.players)
+    """Whether any seat may use a reaction now (the party looked through once, up to the first)."""
+    return next(_reactions(s, frozenset(s.players)), None) is not None
 
 
 Refs = list[tuple[Hero, str, ShardAbility]]
@@ -85,7 +91,7 @@ def use_options(s: BgkState, seat: str, arg: str, chosen: dict[str, str],
         refs = reaction_refs(s, seat)
     if arg == "ability":
         return [Option(value=f"{h.id}.{ref}", label=f"{h.name}: {ab.name} ({HOW_TEXT[ab.trigger]})",
-                       description=_description(s, h, ref, ab))
+                       description=level_description(s, h, ref, ab))
                 for h, ref, ab in refs]
     found = _chosen(s, refs, chosen["ability"])
     if found is None:
@@ -99,12 +105,13 @@ def use_options(s: BgkState, seat: str, arg: str, chosen: dict[str, str],
             for o in target_options(s, hero, ab.target)]
 
 
-def _description(s: BgkState, hero: Hero, ref: str, ab: ShardAbility) -> str:
+def level_description(s: BgkState, hero: Hero, ref: str, ab: ShardAbility) -> str:
     """What the ability does at the level the character's shard has (remembered per shard,
-    trigger and level: the ability is that shard's, see levels.shard_of)."""
+    trigger and level: the ability is that shard's, see levels.shard_of). A Discard or
+    Sacrifice ability offered as a reaction, or a hand's ability queued to fire (turn.py)."""
     sid = ref.split(".")[0]
     key = (ref, hero_shard_level(s.cat, hero, sid))
-    memo = catalogue_memo(s.cat, "reaction_description")
+    memo = catalogue_memo(s.cat, "level_description")
     found = memo.get(key)
     if found is None:
         found = memo[key] = levelled(s, hero, ab).effect.describe()[:100]

@@ -326,3 +326,12 @@ class BgkState(BaseModel):
             n += sum(len(f.field) for f in self.battle.foes)
             n += sum(len(x.hand) + len(x.field) for x in self.battle.npcs)
         return n
+
+
+def assign(model: BaseModel, **values: Any) -> None:
+    """`model.<name> = value` for each of `values`, as pydantic assigns a field of this game's
+    models (they validate no assignment and are not frozen: a test checks): the value into
+    the model's `__dict__`, the name into its fields set. Without pydantic's `__setattr__`, for
+    the fields a turn sets every time."""
+    model.__dict__.update(values)
+    model.__pydantic_fields_set__.update(values)

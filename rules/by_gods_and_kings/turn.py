@@ -23,10 +23,9 @@ from rules.by_gods_and_kings.abilities import (
 )
 from rules.by_gods_and_kings.effects import deal
 from rules.by_gods_and_kings.enemy import fighter_abilities, reached, strike
-from rules.by_gods_and_kings.events import CardPlayed
+from rules.by_gods_and_kings.events import CardPlayed, plain
 from rules.by_gods_and_kings.gear import attack_stats
-from rules.by_gods_and_kings.levels import levelled
-from rules.by_gods_and_kings.reactions import target_options
+from rules.by_gods_and_kings.reactions import level_description, target_options
 from rules.by_gods_and_kings.state import BgkState, Hero, Npc
 from rules.by_gods_and_kings.stats import stat
 from rules.core import Event
@@ -59,6 +58,16 @@ def play_options(s: BgkState, arg: str, chosen: dict[str, str]) -> list[Option]:
 ROOM = Option(value="none", label="The Field has room")
 
 
+def play_values(s: BgkState, arg: str) -> list[str]:
+    """The values of `play_options`, without their labels."""
+    hero = peek_actor(s)
+    if arg == "card":
+        return list(dict.fromkeys(hero.hand))
+    if len(hero.field) < cards.FIELD_SIZE:
+        return [ROOM.value]
+    return list(dict.fromkeys(hero.field))
+
+
 @lru_cache(maxsize=4096)
 def _card_options(hand: tuple[str, ...]) -> tuple[Option, ...]:
     """The options for playing a card of this hand: the same for every hand of these cards (an
@@ -77,7 +86,7 @@ def play(s: BgkState, card: str, out: str, events: list[Event]) -> None:
     if out != "none":
         hero.field.remove(out)
         s.discard.append(out)
-        events.append(Event(kind="push", text=f"{hero.name} pushes {cards.name(out)} off its full Field.",
+        events.append(plain("push", f"{hero.name} pushes {cards.name(out)} off its full Field.",
                             data={"unit": hero.id, "card": out}))
     hero.hand.remove(card)
     hero.field.append(card)
@@ -108,7 +117,7 @@ def basic_attack(s: BgkState, foe_id: str, bonus: str, events: list[Event]) -> N
     target = s.unit(foe_id)
     if hero.miss:
         hero.miss = False
-        events.append(Event(kind="miss", text=f"Blinded, {hero.name} misses {target.name}."))
+        events.append(plain("miss", f"Blinded, {hero.name} misses {target.name}."))
         return
     deal(s, hero, target, attack_raw(s, hero, bonus), events,
          what=f"{cards.name(s.played or '')} + {STAT_NAMES[bonus]}")
@@ -120,7 +129,7 @@ def deploy(s: BgkState, events: list[Event]) -> None:
     s.queue = hand_abilities(s, hero)
     s.spent = cards.total(hero.field)
     s.discard.extend(hero.field)
-    events.append(Event(kind="deploy", text=(
+    events.append(plain("deploy", (
         f"{hero.name} spends {cards.names(hero.field)} to fire "
         f"{', '.join(ability(s, r).name for r in s.queue)}."), data={"unit": hero.id, "queue": s.queue}))
     hero.field = []
@@ -128,12 +137,16 @@ def deploy(s: BgkState, events: list[Event]) -> None:
 
 
 # --- deploy: each ability in the order chosen ------------------------------------------------------
+def ability_option(s: BgkState, hero: Hero, ref: str) -> Option:
+    """The option of firing the queued ability `ref` next."""
+    ab = ability(s, ref)
+    return Option(value=ref, label=f"Fire {ab.name}", description=level_description(s, hero, ref, ab))
+
+
 def fire_options(s: BgkState, arg: str, chosen: dict[str, str]) -> list[Option]:
     hero = peek_actor(s)
     if arg == "ability":
-        return [Option(value=r, label=f"Fire {ability(s, r).name}",
-                       description=levelled(s, hero, ability(s, r)).effect.describe()[:100])
-                for r in s.queue]
+        return [ability_option(s, hero, r) for r in s.queue]
     ref = chosen["ability"]
     ab = ability(s, ref)
     aims = target_options(s, hero, ab.target)

@@ -199,7 +199,7 @@ def test_plays_are_weighed_once_and_as_the_long_way(monkeypatch):
     s = next(x for x in _positions(2, range(3)) if x.phase == "play")
     hero = s.hero(s.actor or "")
     expected = {c: policy._play_options(s, hero, c) for c in hero.hand}
-    monkeypatch.setattr(policy, "_weigh_plays", lambda *a: pytest.fail("weighed again"))
+    monkeypatch.setattr(policy.weigh, "plays", lambda *a: pytest.fail("weighed again"))
     assert {c: policy._play_options(s, hero, c) for c in hero.hand} == expected
 
 

@@ -187,7 +187,7 @@ def test_reactions_find_targets_as_the_options_do():
             for sid in hero.equipped:
                 for ab in s.cat.shards[sid].abilities:
                     ref = f"{sid}.{ab.trigger}"
-                    assert reactions._description(s, hero, ref, ab) == levelled(s, hero, ab).effect.describe()[:100]
+                    assert reactions.level_description(s, hero, ref, ab) == levelled(s, hero, ab).effect.describe()[:100]
     assert checked > 1000
 
 
