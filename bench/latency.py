@@ -8,9 +8,9 @@ move; the bench clicks it.
 
 Its floor, measured just before each click on the same state and move (so the machine's noise
 hits both alike), is the work nobody can skip, as issue 13 counts it:
-- parse and dispatch: the click's frame decoded, parsed and dispatched by discord.py (its
-  `discord.Interaction` built and offered to views and listeners) on a client without the bot's
-  handlers;
+- parse and dispatch: the click's frame decoded and handed to discord.py's INTERACTION_CREATE
+  parser (its `discord.Interaction` built and offered to views and listeners) on a client
+  without the bot's handlers (the gateway's own bookkeeping of a frame is left out);
 - rules: that game's `legal_actions` of the clicker, `apply`, the table's `view` of the new state
   and the `legal_actions` of the next player to act;
 - commit: the new state dumped to JSON and written with its log row by the bot's own
@@ -177,7 +177,9 @@ async def measure_game(label: str, game_id: str, people: int, options: str | Non
     async with DiscordHarness(bot, channel_ids=(channel,),
                               members={u: f"Player {u}" for u in users}) as h:
         assert h.ws is not None
-        # the bare client knows what the bot's knows (itself, the servers), not its handlers
+        # the bare client knows what the bot's knows (itself, the servers), not its handlers;
+        # it parses a frame only after the bot has (so the bot's own member is in the server and
+        # the bare client adds nothing to the shared cache)
         bare._connection.user = bot._connection.user
         bare._connection._guilds = bot._connection._guilds
         real_received = h.ws.received_message

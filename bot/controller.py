@@ -75,7 +75,10 @@ class Controller:
     # ------------------------------------------------------------------ helpers
     async def _within_budget(self, interaction: discord.Interaction, work: Awaitable[Any]) -> Any:
         """Run `work`; if it takes longer than the budget, defer the interaction meanwhile. The
-        deferral is a timer's: a quick answer (nearly all) costs no task and no wait of its own."""
+        deferral is a timer's: a quick answer (nearly all) costs no task and no wait of its own.
+        A failed deferral is logged and the work's outcome goes on (a committed move is still
+        published). The work runs in the handler's task: cancelling the handler (only done at
+        shutdown) cancels it, and the store finishes or drops a commit already under way."""
         deferring: list[asyncio.Future[Any]] = []
 
         def late() -> None:
@@ -88,7 +91,10 @@ class Controller:
         finally:
             timer.cancel()
             if deferring:  # the answer comes after the deferral, as an edit of the response
-                await deferring[0]
+                try:
+                    await deferring[0]
+                except discord.HTTPException as exc:
+                    log.warning("Deferring a slow interaction failed: %s", exc)
 
     @staticmethod
     async def _edit_response(interaction: discord.Interaction, payload: table.Payload) -> None:
@@ -284,8 +290,12 @@ class Controller:
         if interaction.message is None:
             await self.send_response(interaction, payload, ephemeral=True)
         else:
-            await self._edit_response(interaction, payload)
-            self._answered(session, interaction, audience, payload)
+            try:
+                await self._edit_response(interaction, payload)
+                self._answered(session, interaction, audience, payload)
+            except discord.HTTPException as exc:  # the move is committed: publishing shows it
+                log.warning("session %s: answering a move failed: %s", session.id, exc)
+                on_table = False
         in_dm = interaction.guild_id is None
         await self.publish(result, table_done=on_table, skip_dm=audience if in_dm else None,
                            actor=interaction.user.id, interaction=interaction)

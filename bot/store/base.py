@@ -273,27 +273,34 @@ class Store:
                       old: Sequence[Seat] | None) -> list[Statement]:
         """The statements that turn the stored seats `old` into `seats`: the rows that changed
         updated in place when the positions are the same (only the column of the choices'
-        version when nothing else changed: a move's usual change), all rows written again
+        version when nothing else changed: a move's usual change; the closed-DMs flag only when
+        it changed, so one set meanwhile by `set_dm_blocked` stays), all rows written again
         otherwise (or when `old` is unknown)."""
         if old is None or [s.position for s in old] != [s.position for s in seats]:
             return [Statement("DELETE FROM seats WHERE session_id = ?", (sid,)), cls._seat_rows(sid, seats)]
-        versions, rows = [], []
+        versions, rows, flags = [], [], []
         for seat, before in zip(seats, old, strict=True):
             if seat == before:
                 continue
-            if seat.model_copy(update={"actions_version": before.actions_version}) == before:
+            if seat.dm_blocked != before.dm_blocked:
+                flags.append((int(seat.dm_blocked), sid, seat.position))
+            if seat.model_copy(update={"actions_version": before.actions_version,
+                                       "dm_blocked": before.dm_blocked}) == before:
                 versions.append((seat.actions_version, sid, seat.position))
             else:
-                rows.append((seat.player_id, seat.name, seat.user_id, int(seat.auto), int(seat.dm_blocked),
-                             seat.actions_version, seat.record, sid, seat.position))
+                rows.append((seat.player_id, seat.name, seat.user_id, int(seat.auto), seat.actions_version,
+                             seat.record, sid, seat.position))
         out = []
         if versions:
             out.append(Statement("UPDATE seats SET actions_version = ? WHERE session_id = ? AND position = ?",
                                  rows=versions))
         if rows:
             out.append(Statement(
-                "UPDATE seats SET player_id = ?, name = ?, user_id = ?, auto = ?, dm_blocked = ?, "
-                "actions_version = ?, record = ? WHERE session_id = ? AND position = ?", rows=rows))
+                "UPDATE seats SET player_id = ?, name = ?, user_id = ?, auto = ?, actions_version = ?, "
+                "record = ? WHERE session_id = ? AND position = ?", rows=rows))
+        if flags:
+            out.append(Statement("UPDATE seats SET dm_blocked = ? WHERE session_id = ? AND position = ?",
+                                 rows=flags))
         return out
 
     async def save(self, session: Session, expected_version: int, *, seats: bool = True,

@@ -403,3 +403,46 @@ async def test_a_slow_move_is_deferred_then_answered_and_a_quick_one_is_not(db, 
         after = await bot.service.active_in_channel(CHANNEL)
         assert after.version > before.version
         assert f":{after.version}:" in str(table.components)  # the table shows the new version
+
+
+async def test_a_failed_deferral_still_publishes_the_committed_move(db, monkeypatch):
+    """Discord refuses the deferral of a slow move: the move is committed and published all the
+    same (the next player's DM and the table show it), nothing is lost."""
+    import asyncio
+
+    from bot import controller
+
+    bot = make_bot(db)
+    async with DiscordHarness(bot) as h:
+        table = await open_table(h, GAME, [ALICE, BOB])
+        monkeypatch.setattr(controller, "RESPONSE_BUDGET", 0.01)
+        act = bot.service.act
+
+        async def slow_act(*args, **kwargs):
+            await asyncio.sleep(0.1)
+            return await act(*args, **kwargs)
+
+        monkeypatch.setattr(bot.service, "act", slow_act)
+        before = await bot.service.active_in_channel(CHANNEL)
+        h.fail_next("POST", r"/interactions/\d+/[^/]+/callback", 500)
+        with h.allow_errors():
+            await play_auto_move(h, bot)
+        after = await bot.service.active_in_channel(CHANNEL)
+        assert after.version > before.version
+        assert f":{after.version}:" in str(table.components)  # the table was brought up to date
+
+
+async def test_a_failed_answer_to_a_move_on_the_table_still_shows_the_move(db):
+    """Discord refuses the response that would edit the table: the move is committed, and
+    publishing edits the table all the same."""
+    bot = make_bot(db)
+    async with DiscordHarness(bot) as h:
+        table = await open_table(h, GAME, [ALICE, BOB])
+        before = await bot.service.active_in_channel(CHANNEL)
+        h.fail_next("POST", r"/interactions/\d+/[^/]+/callback", 500)
+        with h.allow_errors():
+            reply = await play_auto_move(h, bot)
+        after = await bot.service.active_in_channel(CHANNEL)
+        assert after.version > before.version
+        assert [c.method for c in reply.calls if "/callback" in c.path] == ["POST"]  # the refused one
+        assert f":{after.version}:" in str(table.components)  # published through another edit

@@ -169,12 +169,26 @@ async def test_a_save_writes_only_the_seats_that_changed_from_the_old_ones(db_ta
     stored = (await store.load(sid)).seats
     assert [(s.name, s.auto, s.actions_version) for s in stored] == [("Ann (away)", True, 2),
                                                                      ("Bot 1", True, 0)]
-    assert [s.dm_blocked for s in stored] == [False, True]  # the first seat written whole
+    assert [s.dm_blocked for s in stored] == [True, True]  # the flag is not among what changed
+
+    old = [s.model_copy() for s in session.seats]
+    session.seats[1].dm_blocked = True  # a flag changed in memory is written
+    session.seats[1].name = "Bot One"
+    session.version = 4
+    assert await store.save(session, 3, old_seats=old)
+    stored = (await store.load(sid)).seats
+    assert [(s.name, s.dm_blocked) for s in stored] == [("Ann (away)", True), ("Bot One", True)]
+    session.seats[1].dm_blocked = False
+    old = [s.model_copy() for s in session.seats]
+    old[1].dm_blocked = True
+    session.version = 5
+    assert await store.save(session, 4, old_seats=old)
+    assert [s.dm_blocked for s in (await store.load(sid)).seats] == [True, False]
 
     old = [s.model_copy() for s in session.seats]
     session.seats.append(Seat(position=2, player_id="12", name="Cy", user_id=12))  # seats differ
-    session.version = 4
-    assert await store.save(session, 3, old_seats=old)
+    session.version = 6
+    assert await store.save(session, 5, old_seats=old)
     assert [s.player_id for s in (await store.load(sid)).seats] == ["10", "bot-1", "12"]
     await store.close()
 
