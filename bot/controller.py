@@ -247,7 +247,7 @@ class Controller:
 
     async def _action(self, interaction: discord.Interaction, parsed: ids.Parsed, key: str) -> None:
         session_id, version = parsed.session_id, parsed.version
-        session = await self.service.get(session_id)
+        session = await self.service.get_current(session_id, version)
         self._audience(session, interaction, parsed)  # refuse a misplaced control before acting
         seat = session.seat_of_user(interaction.user.id)
         if seat is not None and version is not None and session.status == "active" \

@@ -11,6 +11,7 @@ import secrets
 import socket
 import time
 import weakref
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
@@ -135,6 +136,18 @@ class Change:
         return out
 
 
+SAVED_SESSIONS = 1024
+"""Sessions whose last save this process keeps (a few KB each), for the next click at their
+tables (`ServiceBase.get_current`)."""
+
+
+def _copy_session(session: Session) -> Session:
+    """A copy whose changes leave `session` as it is (its parsed state is shared: a state is
+    never changed in place)."""
+    return session.model_copy(update={"seats": [seat.model_copy() for seat in session.seats],
+                                      "options": dict(session.options)})
+
+
 class ServiceBase:
     """The store, the clock and the checks every part of the service uses."""
 
@@ -158,6 +171,8 @@ class ServiceBase:
         # Called with a session whose new state is about to be written (the Discord layer
         # starts drawing its pictures then, so they are drawn while the move is saved).
         self.before_save: Callable[[Session], None] | None = None
+        # The sessions this process saved last, as saved (see `get_current`).
+        self._saved: OrderedDict[int, Session] = OrderedDict()
 
     # --- plumbing ---------------------------------------------------------------
     @asynccontextmanager
@@ -174,6 +189,28 @@ class ServiceBase:
         if session is None:
             raise ServiceError(f"There is no game #{session_id}.")
         return await self.with_content(session)
+
+    async def get_current(self, session_id: int, version: int | None) -> Session:
+        """The session for a control rendered at `version`: a copy of this process's own last
+        save of it when that is the version the control shows (no read: a move made on it is
+        written only if nobody wrote since, by the compare-and-set, and otherwise tried again on
+        what they wrote, see `act`), else the session as stored. Only what every change counts
+        in the version is taken from the copy: the few writes that do not count (the table
+        message, a closed-DMs flag, a reminder sent) drop the session from `_saved`."""
+        saved = self._saved.get(session_id)
+        if saved is not None and version is not None and saved.version == version:
+            return await self.with_content(_copy_session(saved))
+        return await self.get(session_id)
+
+    def _remember(self, session: Session) -> None:
+        self._saved[session.id] = _copy_session(session)
+        self._saved.move_to_end(session.id)
+        while len(self._saved) > SAVED_SESSIONS:
+            self._saved.popitem(last=False)
+
+    def _forget(self, session_id: int) -> None:
+        """A write that does not count in the version touched the session: read it next time."""
+        self._saved.pop(session_id, None)
 
     async def with_content(self, session: Session) -> Session:
         """Make sure the content version the session's game started with is loaded here (the
@@ -211,10 +248,16 @@ class ServiceBase:
                     results: list[ResultRow] | None = None,
                     records: list[RecordRow] | None = None) -> None:
         session.updated_at = self.clock()
-        ok = await self.store.save(session, expected, seats=seats, old_seats=old_seats, log=log_rows or (),
-                                   results=results or (), records=records or ())
+        try:
+            ok = await self.store.save(session, expected, seats=seats, old_seats=old_seats,
+                                       log=log_rows or (), results=results or (), records=records or ())
+        except BaseException:
+            self._forget(session.id)  # whether it was written is unknown
+            raise
         if not ok:
+            self._forget(session.id)
             raise LostRace()
+        self._remember(session)
 
     @staticmethod
     def require_host(session: Session, user_id: int, can_manage: bool = False,

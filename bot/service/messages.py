@@ -13,9 +13,11 @@ class MessageService(ServiceBase):
     # --- messages and flags ----------------------------------------------------------
     async def mark_dm_blocked(self, session_id: int, player_id: str, blocked: bool) -> None:
         async with self._locked(session_id):
+            self._forget(session_id)
             await self.store.set_dm_blocked(session_id, player_id, blocked)
 
     async def set_table_message(self, session_id: int, channel_id: int, message_id: int) -> None:
+        self._forget(session_id)
         await self.store.set_message(session_id, TABLE_TARGET, channel_id, message_id)
 
     async def set_dm_message(self, session_id: int, player_id: str, channel_id: int,

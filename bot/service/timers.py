@@ -77,6 +77,7 @@ class TimerService(CommitService):
         if deadline is None:
             session = await self.get(session_id)
             deadline = session.deadline
+        self._forget(session_id)
         await self.store.set_reminded(session_id, deadline)
 
     async def expire_turns(self) -> list[ActResult]:

@@ -316,6 +316,70 @@ async def test_an_action_on_a_session_read_before_another_process_moved_is_tried
     await st2.close()
 
 
+async def test_a_control_of_the_version_this_process_saved_last_is_acted_on_without_a_read(
+        tmp_path, clock, monkeypatch):
+    store = await Store.open(tmp_path / "p.db")
+    svc = SessionService(store, clock=clock, seed_source=lambda: 1)
+    s = (await svc.start((await lobby(svc)).id, ANN)).session
+    reads = []
+    load = store.load
+
+    async def counted(session_id):
+        reads.append(session_id)
+        return await load(session_id)
+
+    monkeypatch.setattr(store, "load", counted)
+    current = await svc.get_current(s.id, s.version)
+    assert reads == [] and current.version == s.version and current is not s
+    assert current.model_dump() == s.model_dump()  # the session as saved
+    current.seats[0].name = "changed"  # a copy: what this process keeps is not changed
+    assert (await svc.get_current(s.id, s.version)).seats[0].name != "changed"
+    assert reads == []
+    await svc.get_current(s.id, s.version - 1)  # an older control: read (and refused by act)
+    assert reads == [s.id]
+    pid, user = to_act(s)
+    res = await svc.act(s.id, user, first_play(s, pid), version=s.version,
+                        loaded=await svc.get_current(s.id, s.version))
+    assert res.session.version == s.version + 1 and reads == [s.id]
+    # writes outside the version drop the kept copy: the next control reads
+    version = res.session.version
+    for write in (lambda: svc.set_table_message(s.id, 1, 2), lambda: svc.mark_dm_blocked(s.id, pid, True),
+                  lambda: svc.mark_reminded(s.id, 1.0)):
+        await svc.get_current(s.id, version)
+        before = len(reads)
+        await svc.get_current(s.id, version)
+        assert len(reads) == before  # kept
+        await write()
+        await svc.get_current(s.id, version)
+        assert len(reads) == before + 1  # dropped
+        _, acting = to_act(await svc.get(s.id))
+        version = (await svc.act(s.id, acting, "cheer", version=None, text="Go!")).session.version
+    await store.close()
+
+
+async def test_a_control_acted_on_the_kept_copy_after_another_process_moved_is_refused(tmp_path, clock):
+    """Process one kept its last save; process two commits a move; a click on a control of the
+    version process one kept is tried on that copy, refused by the compare-and-set, tried
+    again on what process two wrote and refused as out of date: exactly one move is written."""
+    path = tmp_path / "shared.db"
+    st1, st2 = await Store.open(path), await Store.open(path)
+    one = SessionService(st1, clock=clock, seed_source=lambda: 1)
+    two = SessionService(st2, clock=clock, seed_source=lambda: 1)
+    s = (await one.start((await lobby(one)).id, ANN)).session
+    pid, user = to_act(s)
+    key = first_play(s, pid)
+    moved = (await two.act(s.id, user, key, version=s.version)).session
+    kept = await one.get_current(s.id, s.version)
+    assert kept.version == s.version  # process one does not know yet
+    with pytest.raises(StaleVersion):
+        await one.act(s.id, user, first_play(s, pid), version=s.version, loaded=kept)
+    stored = await one.get(s.id)
+    assert stored.version == moved.version
+    assert [e.action_key for e in await one.recent_log(s.id)][-1:] == [key]
+    await st1.close()
+    await st2.close()
+
+
 async def test_a_crash_between_commit_and_send_loses_nothing(tmp_path, clock):
     path = tmp_path / "p.db"
     store = await Store.open(path)
