@@ -374,26 +374,31 @@ async def test_game_hand_from_a_dm(db):
         assert r.ephemeral and "server channel" in r.text()
 
 
-async def test_a_slow_move_is_deferred_then_answered_and_a_quick_one_is_not(db, monkeypatch):
-    """Work past the response budget gets a deferral (Discord would otherwise fail the click
-    after 3 s), and the answer then edits the response; a quick move is answered directly."""
+def _slow_moves(bot, monkeypatch) -> None:
+    """From now on a move takes longer than the response budget (made tiny)."""
     import asyncio
 
     from bot import controller
 
+    monkeypatch.setattr(controller, "RESPONSE_BUDGET", 0.01)
+    act = bot.service.act
+
+    async def slow_act(*args, **kwargs):
+        await asyncio.sleep(0.1)
+        return await act(*args, **kwargs)
+
+    monkeypatch.setattr(bot.service, "act", slow_act)
+
+
+async def test_a_slow_move_is_deferred_then_answered_and_a_quick_one_is_not(db, monkeypatch):
+    """Work past the response budget gets a deferral (Discord would otherwise fail the click
+    after 3 s), and the answer then edits the response; a quick move is answered directly."""
     bot = make_bot(db)
     async with DiscordHarness(bot) as h:
         table = await open_table(h, GAME, [ALICE, BOB])
         quick = await play_auto_move(h, bot)
         assert quick.type == 7  # the table updated by the response itself
-        monkeypatch.setattr(controller, "RESPONSE_BUDGET", 0.01)
-        act = bot.service.act
-
-        async def slow_act(*args, **kwargs):
-            await asyncio.sleep(0.1)
-            return await act(*args, **kwargs)
-
-        monkeypatch.setattr(bot.service, "act", slow_act)
+        _slow_moves(bot, monkeypatch)
         before = await bot.service.active_in_channel(CHANNEL)
         slow = await play_auto_move(h, bot)
         assert slow.type == 6  # deferred (an update of the clicked message to come)
@@ -408,21 +413,10 @@ async def test_a_slow_move_is_deferred_then_answered_and_a_quick_one_is_not(db, 
 async def test_a_failed_deferral_still_publishes_the_committed_move(db, monkeypatch):
     """Discord refuses the deferral of a slow move: the move is committed and published all the
     same (the next player's DM and the table show it), nothing is lost."""
-    import asyncio
-
-    from bot import controller
-
     bot = make_bot(db)
     async with DiscordHarness(bot) as h:
         table = await open_table(h, GAME, [ALICE, BOB])
-        monkeypatch.setattr(controller, "RESPONSE_BUDGET", 0.01)
-        act = bot.service.act
-
-        async def slow_act(*args, **kwargs):
-            await asyncio.sleep(0.1)
-            return await act(*args, **kwargs)
-
-        monkeypatch.setattr(bot.service, "act", slow_act)
+        _slow_moves(bot, monkeypatch)
         before = await bot.service.active_in_channel(CHANNEL)
         h.fail_next("POST", r"/interactions/\d+/[^/]+/callback", 500)
         with h.allow_errors():
