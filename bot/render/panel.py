@@ -6,6 +6,9 @@ discord.Embed (for the channel and DMs) or into plain text (for the local table)
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 from pydantic import BaseModel, Field
 
 from rules.core.game import name_players
@@ -36,6 +39,8 @@ class Panel(BaseModel):
     image_name: str = "board.png"
     text_art: str = ""
     """A plain-text drawing of the picture, shown instead of it on the local table."""
+    text_art_of: Callable[[], str] | None = Field(default=None, exclude=True)
+    """`text_art` made only when the local table shows the panel (Discord never does)."""
 
     def add(self, name: str, value: str, inline: bool = False) -> Panel:
         self.fields.append(PanelField(name=name, value=value, inline=inline))
@@ -56,7 +61,12 @@ class Panel(BaseModel):
             image_png=self.image_png,
             image_name=self.image_name,
             text_art=name_players(self.text_art, names),
+            text_art_of=None if self.text_art_of is None else partial(_named_art, self.text_art_of, names),
         )
+
+
+def _named_art(art: Callable[[], str], names: dict[str, str]) -> str:
+    return name_players(art(), names)
 
 
 def clip(text: str, limit: int) -> str:
@@ -71,8 +81,9 @@ def to_text(panel: Panel) -> str:
     for f in panel.fields:
         lines.append(f"-- {f.name}")
         lines.append(f.value)
-    if panel.text_art:
-        lines.append(panel.text_art)
+    art = panel.text_art or (panel.text_art_of() if panel.text_art_of is not None else "")
+    if art:
+        lines.append(art)
     elif panel.image_png:
         lines.append(f"[image {panel.image_name}, {len(panel.image_png)} bytes]")
     if panel.footer:

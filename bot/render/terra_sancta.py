@@ -468,7 +468,7 @@ class TerraSanctaRenderer(GameRenderer[TSView]):
         if view.pieces:
             panel.image_png = draw_board(view)
             panel.image_name = "terra-sancta.png"
-            panel.text_art = text_board(view)
+            panel.text_art_of = partial(text_board, view)  # the local table's; Discord shows the picture
         return [panel]
 
     def draw_ahead(self, view: TSView) -> bool:
