@@ -121,56 +121,16 @@ def piece_moves(board: dict[int, Piece], sq: int, sheet: FactionSheet) -> list[M
 
 
 def moves_with(board: dict[int, Piece], sq: int, sheet: FactionSheet, found: _Hooks) -> list[Move]:
-    """`piece_moves` given `hooks(sheet)`, for callers that look them up once for many pieces."""
-    piece = board[sq]
-    kind = piece.kind
-    owner = piece.owner
-    out: list[Move] = []
-    if kind == "P":
-        for to in found.pawn_steps[sq]:
-            if to not in board:
-                out.append(_move(Move, ("move", sq, to, (), None)))
-        for to in STEPS_DIAGONAL[sq]:
-            other = board.get(to)
-            if other is not None and other.owner != owner:
-                out.append(_move(Move, ("attack", sq, to, (), None)))
-    elif kind == "K":
-        for to in STEPS_ALL[sq]:
-            other = board.get(to)
-            if other is None:
-                out.append(_move(Move, ("move", sq, to, (), None)))
-            elif other.owner != owner:
-                out.append(_move(Move, ("attack", sq, to, (), None)))
-    elif kind == "N":
-        for target, paths in KNIGHT_PATHS[sq]:
-            other = board.get(target)
-            if other is None:
-                out.append(_move(Move, ("move", sq, target, (), None)))
-            elif other.owner != owner:
-                for turn, squares in paths:
-                    out.append(_move(Move, ("attack", sq, target, squares, turn)))
-    else:
-        reach = found.reach[kind]
-        rays = RAYS[sq]
-        for d in _SLIDES[kind]:
-            crossed: list[int] = []
-            for to in rays[d][:reach]:
-                other = board.get(to)
-                if other is None:
-                    out.append(_move(Move, ("move", sq, to, (), None)))
-                    crossed.append(to)
-                    continue
-                if other.owner != owner:
-                    out.append(_move(Move, ("attack", sq, to, tuple(crossed), None)))
-                break
-    if found.ranged:
-        out.extend(shots(board, sq, sheet))
-    return out
+    """`piece_moves` given `hooks(sheet)`, for callers that look them up once for many pieces:
+    `entries_with`, each plain move made a Move."""
+    return [entry if isinstance(entry, Move) else _move(Move, ("move", sq, entry, (), None))
+            for entry in entries_with(board, sq, sheet, found)]
 
 
 def entries_with(board: dict[int, Piece], sq: int, sheet: FactionSheet, found: _Hooks) -> list[Move | int]:
-    """`moves_with` for the automatic player, which builds no Move it will not keep: each plain
-    move is only its target square (an int), each attack or shot its Move, in the same order."""
+    """The piece's moves in `piece_moves` order, for the automatic player, which builds no Move it
+    will not keep: each plain move is only its target square (an int), each attack or shot its
+    Move."""
     piece = board[sq]
     kind = piece.kind
     owner = piece.owner
