@@ -65,12 +65,15 @@ def _square(name: str) -> int:
     return parse_square(name)
 
 
+def _corner(sq: int) -> tuple[int, int]:
+    """Top-left pixel of a square (rank 1 at the bottom)."""
+    return MARGIN + sq % SIZE * CELL, MARGIN + (SIZE - 1 - sq // SIZE) * CELL
+
+
 @lru_cache(maxsize=SIZE * SIZE)
 def _xy(name: str) -> tuple[int, int]:
-    """Top-left pixel of a square (rank 1 at the bottom)."""
-    sq = _square(name)
-    f, r = sq % SIZE, sq // SIZE
-    return MARGIN + f * CELL, MARGIN + (SIZE - 1 - r) * CELL
+    """Top-left pixel of a named square."""
+    return _corner(_square(name))
 
 
 Position = tuple
@@ -189,7 +192,7 @@ def _tile_rows(palette_key: tuple, what: tuple) -> tuple[bytes, ...]:
         picture = _background(palette_key[1]).crop((x, what[1], x + MARGIN, what[1] + CELL))
     else:
         picture = _paint_square(palette_key[1], what[0], what[1])
-    palette = PALETTES.get(palette_key, lambda: _work_out_palette(*palette_key))
+    palette = _palette_of(palette_key)
     raw, width = picture.quantize(palette=palette, dither=Image.Dither.NONE).tobytes(), picture.width
     return tuple(raw[y * width:(y + 1) * width] for y in range(CELL))
 
@@ -200,7 +203,7 @@ def _square_looks(sides: tuple[str, ...]) -> tuple[int, ...]:
     look alike share their tiles."""
     background, seen, out = _background(sides), dict[bytes, int](), []
     for sq in range(SIZE * SIZE):
-        x, y = MARGIN + sq % SIZE * CELL, MARGIN + (SIZE - 1 - sq // SIZE) * CELL
+        x, y = _corner(sq)
         out.append(seen.setdefault(background.crop((x, y, x + CELL, y + CELL)).tobytes(), sq))
     return tuple(out)
 
@@ -208,21 +211,28 @@ def _square_looks(sides: tuple[str, ...]) -> tuple[int, ...]:
 def _paint_square(sides: tuple[str, ...], sq: int, marks: tuple) -> Image.Image:
     """One square of the board (its empty look, at `sq`) with `marks` drawn on it in order, as
     `paint_board` draws them there."""
-    x, y = MARGIN + sq % SIZE * CELL, MARGIN + (SIZE - 1 - sq // SIZE) * CELL
+    x, y = _corner(sq)
     img = _background(sides).crop((x, y, x + CELL, y + CELL))
     d = ImageDraw.Draw(img)
     for mark in marks:
         if isinstance(mark, tuple):  # a piece: (kind, colour, hp, max hp), hp 0 when whole
             sprite = _piece(*mark)
             img.paste(sprite, (0, 0), sprite)
-        elif mark in OUTLINES:
-            colour, width = OUTLINES[mark]
-            d.rectangle([1, 1, CELL - 2, CELL - 2], outline=colour, width=width)
         else:
-            radius = DOTS[mark]
-            d.ellipse([CELL / 2 - radius, CELL / 2 - radius, CELL / 2 + radius, CELL / 2 + radius],
-                      fill=SELECT_COLOUR)
+            _draw_mark(d, 0, 0, mark)
     return img
+
+
+def _draw_mark(d: ImageDraw.ImageDraw, x: int, y: int, mark: str) -> None:
+    """A square mark (an outline or a dot, see `OUTLINES` and `DOTS`) on the square whose
+    top-left pixel is (x, y)."""
+    if mark in OUTLINES:
+        colour, width = OUTLINES[mark]
+        d.rectangle([x + 1, y + 1, x + CELL - 2, y + CELL - 2], outline=colour, width=width)
+    else:
+        radius = DOTS[mark]
+        d.ellipse([x + CELL / 2 - radius, y + CELL / 2 - radius, x + CELL / 2 + radius, y + CELL / 2 + radius],
+                  fill=SELECT_COLOUR)
 
 
 FALLBACK_COLOUR = "#888888"
@@ -244,7 +254,11 @@ def _palette(view: TSView) -> Image.Image:
     swatch of what such a board can show (the empty board, every piece of every colour in play,
     whole and wounded, the highlight colours): reducing a picture to a known palette is many
     times faster than finding one, and the same position always gives the same picture."""
-    key = _palette_key(view)
+    return _palette_of(_palette_key(view))
+
+
+def _palette_of(key: tuple[tuple[str, ...], tuple[str, ...]]) -> Image.Image:
+    """`_palette` by its key (`_palette_key`)."""
     return PALETTES.get(key, lambda: _work_out_palette(*key))
 
 
@@ -270,7 +284,7 @@ def _background(sides: tuple[str, ...] = tuple(CROWN)) -> Image.Image:
     coord = font(COORD_FONT)
     for sq in range(SIZE * SIZE):
         f, r = sq % SIZE, sq // SIZE
-        x, y = MARGIN + f * CELL, MARGIN + (SIZE - 1 - r) * CELL
+        x, y = _corner(sq)
         if sq not in PLAYABLE:
             continue
         dark = (f + r) % 2 == 0
@@ -279,8 +293,7 @@ def _background(sides: tuple[str, ...] = tuple(CROWN)) -> Image.Image:
     for side, sq in CROWN.items():
         if side not in sides:
             continue
-        f, r = sq % SIZE, sq // SIZE
-        x, y = MARGIN + f * CELL, MARGIN + (SIZE - 1 - r) * CELL
+        x, y = _corner(sq)
         d.polygon([(x + 3, y + 12), (x + 3, y + 3), (x + 7, y + 8), (x + 10, y + 2), (x + 13, y + 8),
                    (x + 17, y + 3), (x + 17, y + 12)], fill=(212, 160, 0), outline=(90, 60, 0))
     for i in range(SIZE):
@@ -306,37 +319,23 @@ def paint_board(view: TSView, rows: tuple[int, int] = (0, BOARD_PX)) -> Image.Im
         x, y = _xy(name)
         return (x, y - top) if y + CELL > top and y < bottom else None
 
-    def outline(name: str, colour: tuple[int, int, int], width: int = 3) -> None:
-        corner = at(name)
-        if corner is not None:
-            x, y = corner
-            d.rectangle([x + 1, y + 1, x + CELL - 2, y + CELL - 2], outline=colour, width=width)
+    def mark(names: Iterable[str], what: str) -> None:
+        for name in names:
+            corner = at(name)
+            if corner is not None:
+                _draw_mark(d, *corner, what)
 
-    def dot(name: str, radius: int) -> None:
-        corner = at(name)
-        if corner is not None:
-            x, y = corner
-            d.ellipse([x + CELL / 2 - radius, y + CELL / 2 - radius, x + CELL / 2 + radius,
-                       y + CELL / 2 + radius], fill=SELECT_COLOUR)
-
-    if view.last_move:
-        for name in view.last_move:
-            outline(name, MOVE_COLOUR)
+    mark(view.last_move or (), "move")
     if view.last_attack:
         frm, target, landed = view.last_attack
-        for name in {frm, target, landed}:
-            outline(name, ATTACK_COLOUR)
+        mark({frm, target, landed}, "attack")
         (x1, y1), (x2, y2) = _xy(frm), _xy(target)
         d.line([x1 + CELL / 2, y1 - top + CELL / 2, x2 + CELL / 2, y2 - top + CELL / 2], fill=ATTACK_COLOUR,
                width=3)
-    if view.selected:
-        outline(view.selected, SELECT_COLOUR, 4)
-    for name in view.landing:
-        dot(name, 6)
-    for name in view.destinations:  # where the selected piece may go: a dot
-        dot(name, 5)
-    for name in view.targets:  # what it may attack: a ring around the piece
-        outline(name, SELECT_COLOUR, 2)
+    mark([view.selected] if view.selected else (), "selected")
+    mark(view.landing, "landing")
+    mark(view.destinations, "destination")  # where the selected piece may go: a dot
+    mark(view.targets, "target")  # what it may attack: a ring around the piece
 
     for p in view.pieces:
         corner = at(p.square)
