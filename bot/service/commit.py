@@ -153,8 +153,7 @@ class CommitService(ServiceBase):
                 self.before_save(session)
             except Exception:  # noqa: BLE001 - a picture drawn early is a nicety: the move goes on
                 log.exception("Preparing session %s before its save failed", session.id)
-        await self._save(session, change.base_version, seats=session.seats != change.old_seats,
-                         old_seats=change.old_seats,
+        await self._save(session, change.base_version, old_seats=change.old_seats,
                          log_rows=change.log, results=results, records=kept)
         return ActResult(session=session, events=change.events,
                          choices_changed=[s.player_id for s in session.seats if s.player_id in choices],
