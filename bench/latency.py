@@ -8,7 +8,7 @@ move; the bench clicks it.
 
 Its floor, measured just before each click on the same state and move (so the machine's noise
 hits both alike), is the work nobody can skip, as issue 13 counts it:
-- parse and dispatch: the click's frame decoded and handed to discord.py's INTERACTION_CREATE
+- parse and dispatch: the click's frame decoded (by discord.py's own decoder) and handed to discord.py's INTERACTION_CREATE
   parser (its `discord.Interaction` built and offered to views and listeners) on a client
   without the bot's handlers (the gateway's own bookkeeping of a frame is left out);
 - rules: that game's `legal_actions` of the clicker, `apply`, the table's `view` of the new state
@@ -23,7 +23,6 @@ The ratio is the action's median (or 99th percentile) over the floor's median.
 from __future__ import annotations
 
 import asyncio
-import json
 import sqlite3
 import statistics
 import tempfile
@@ -152,7 +151,7 @@ def parse_floor(bare: discord.Client, frame: str) -> float:
     `discord.Interaction` built, handed to views and listeners) on a client with none of the
     bot's handlers, as the bot's own client does before any of the bot's code runs."""
     t0 = time.perf_counter()
-    message = json.loads(frame)
+    message = discord.utils._from_json(frame)  # the gateway's own decoder (orjson when installed)
     bare._connection.parsers[message["t"]](message["d"])
     return time.perf_counter() - t0
 

@@ -412,8 +412,10 @@ COLOUR_KEYS = {"🔴": (221, 46, 68), "🟠": (244, 144, 12), "🟡": (253, 203,
 """Discord's coloured circles, for a faction's colour in a text field (embeds draw no colour)."""
 
 
+@lru_cache(maxsize=256)
 def colour_key(hex_colour: str) -> str:
-    """The coloured circle nearest a faction's colour."""
+    """The coloured circle nearest a faction's colour (worked out once per colour: a table
+    shows its factions' at every render)."""
     r, g, b = rgb(hex_colour)
     return min(COLOUR_KEYS, key=lambda k: sum((a - c) ** 2 for a, c in zip(COLOUR_KEYS[k], (r, g, b),
                                                                               strict=True)))

@@ -42,3 +42,20 @@ async def test_the_bot_sets_its_collector_thresholds_when_it_starts(tmp_path):
             assert gc.get_threshold() == COLLECTOR_THRESHOLDS
     finally:
         gc.set_threshold(*before)
+
+
+def test_discord_py_reads_and_writes_json_with_orjson_and_the_floor_decodes_as_the_gateway(monkeypatch):
+    """orjson is a dependency for speed (pyproject.toml): discord.py picks it when installed, for
+    every gateway frame and REST body. The floor's parse must use the same decoder, or the bench
+    would compare the bot's decoding with a slower one."""
+    from types import SimpleNamespace
+
+    import discord.utils
+    import orjson
+
+    assert discord.utils.HAS_ORJSON and discord.utils._from_json is orjson.loads
+    decoded, parsed = [], []
+    monkeypatch.setattr(discord.utils, "_from_json", lambda text: decoded.append(text) or orjson.loads(text))
+    bare = SimpleNamespace(_connection=SimpleNamespace(parsers={"INTERACTION_CREATE": parsed.append}))
+    latency.parse_floor(bare, '{"t": "INTERACTION_CREATE", "d": {"id": "1"}}')  # type: ignore[arg-type]
+    assert len(decoded) == 1 and parsed == [{"id": "1"}]
