@@ -137,35 +137,47 @@ class Session(BaseModel):
     def game(self) -> Game:
         return get_game(self.game_id)
 
+    def _parsed(self) -> dict[str, Any]:
+        """The parsed state and its memo, the private attributes `_state` and `_memo`, read and
+        written in their dict: pydantic resolves `self._state` through `BaseModel.__getattr__`
+        (a few microseconds each time), and a click asks for the state a few dozen times."""
+        return self.__pydantic_private__  # type: ignore[return-value]
+
     def state(self) -> BaseModel:
         """The parsed game state (cached per instance); ValueError in the lobby."""
         if self.state_json is None:
             raise ValueError(f"session {self.id} has no state (status {self.status})")
-        if self._state is None:
+        parsed = self._parsed()
+        state = parsed["_state"]
+        if state is None:
             text = self.state_json
             memo = KEPT.get((self.game_id, text), lambda: Memo(self.game(), self.game().load_state(text)))
-            self._state, self._memo = memo.state, memo
-        return self._state
+            state = parsed["_state"] = memo.state
+            parsed["_memo"] = memo
+        return state
 
     def set_state(self, state: BaseModel | None) -> None:
         """Replace the state (kept parsed, here and in this process's kept states, so neither
         this click nor the next one at the table parses it again)."""
         if self.state_json is not None:  # the state this one replaces is no longer any table's
             KEPT.forget((self.game_id, self.state_json))
-        self._state, self._memo = state, None
+        parsed = self._parsed()
+        parsed["_state"], parsed["_memo"] = state, None
         if state is None:
             self.state_json = None
             return
         self.state_json = self.game().dump_state(state)
-        self._memo = Memo(self.game(), state)
-        KEPT.put((self.game_id, self.state_json), self._memo)
+        parsed["_memo"] = memo = Memo(self.game(), state)
+        KEPT.put((self.game_id, self.state_json), memo)
 
     def memo(self) -> Memo:
         """The legal actions and views of the current state, computed once each."""
         state = self.state()
-        if self._memo is None or self._memo.state is not state:
-            self._memo = Memo(self.game(), state)
-        return self._memo
+        parsed = self._parsed()
+        memo = parsed["_memo"]
+        if memo is None or memo.state is not state:
+            memo = parsed["_memo"] = Memo(self.game(), state)
+        return memo
 
     def legal_actions(self, player_id: str) -> list[Action]:
         return self.memo().legal_actions(player_id)
