@@ -292,23 +292,26 @@ class TerraSancta(Game):
 
     def _move_actions(self, s: TSState, player: str, sheet: FactionSheet) -> list[Action]:
         """The move being built (plans.MOVE): a piece that can act (or Pass when none can), then
-        its moves, attacks and shots, and Back. Each action comes from `_piece_action` or
-        `_act_action`, which `find_action` and the automatic player also use for a single key."""
+        its moves, attacks and shots, and Back. Each action comes from `piece_action` or
+        `act_action`, which `find_action` and the automatic player also use for a single key."""
         if s.building is None:
-            acts = [self._piece_action(s, q, sheet) for q in self.movable(s, player)]
+            acts = [self.piece_action(s, q, sheet) for q in self.movable(s, player)]
             return acts or [_PASS_ACTION]
         if s.building.verb != MOVE.verb:
             return [_PASS_ACTION]
         frm = parse_square(s.building.args["piece"])
-        return [*(self._act_action(s, m, sheet) for m in piece_moves(s.board, frm, sheet)), _BACK_ACTION]
+        return [*(self.act_action(s, m, sheet) for m in piece_moves(s.board, frm, sheet)), _BACK_ACTION]
 
-    def _piece_action(self, s: TSState, q: int, sheet: FactionSheet) -> Action:
-        """Choosing the piece on `q` (the first step of a move), always in the pieces' menu."""
+    def piece_action(self, s: TSState, q: int, sheet: FactionSheet) -> Action:
+        """Choosing the piece on `q` (the first step of a move), always in the pieces' menu; `q`
+        must hold a piece of the turn player's that can act (the caller knows it: a test compares
+        the automatic player's choice with `find_action`'s)."""
         return Action(key=piece_key(q), label=f"{KIND_NAMES[s.board[q].kind]} {square_name(q)}",
                       group=_PIECE_MENU, description=self._piece_text(s, q, sheet))
 
-    def _act_action(self, s: TSState, m: Move, sheet: FactionSheet) -> Action:
-        """Choosing move `m` of the piece chosen (the second step), always in the moves' menu."""
+    def act_action(self, s: TSState, m: Move, sheet: FactionSheet) -> Action:
+        """Choosing move `m` of the piece chosen (the second step), always in the moves' menu; `m`
+        must be one of that piece's moves on this board."""
         return Action(key=act_key(m), label=move_label(m), group=_ACT_MENU,
                       description=self._move_text(s, m, sheet))
 
@@ -328,8 +331,8 @@ class TerraSancta(Game):
             if match is not None:
                 sq, found, sheet = match
                 if found is None:
-                    return self._piece_action(s, sq, sheet), None
-                return self._act_action(s, found, sheet), found
+                    return self.piece_action(s, sq, sheet), None
+                return self.act_action(s, found, sheet), found
         elif s.stage == "land" and player == s.turn_player and key.startswith(_LAND_PREFIX):
             q = _square_or_none(key[len(_LAND_PREFIX):])
             if q is not None and q in s.landing:

@@ -42,7 +42,7 @@ from rules.terra_sancta.movegen import (
     shots,
 )
 from rules.terra_sancta.pieces import KINDS, Piece, attack_die, max_health
-from rules.terra_sancta.plans import ABILITY_PLANS, MOVE, SKIP, act_key, piece_key
+from rules.terra_sancta.plans import ABILITY_PLANS, MOVE, SKIP
 from rules.terra_sancta.sight import BIT, BoardMasks, board_masks
 from rules.terra_sancta.state import TSState
 from rules.terra_sancta.threats import king_attackers, threat_table
@@ -454,20 +454,23 @@ def _ability_choice(s: TSState, player: str) -> int | None:
 
 
 def choose(game, state: TSState, player: str, rng: Rng) -> Action:
-    """The automatic player's action for the current step. Only the chosen action is built
-    (`game.find_action` for a move's step, the game's own makers of a landing or an extra
-    action), not every legal action."""
+    """The automatic player's action for the current step. Only the chosen action is built, by
+    the game's own maker of that action (a move's piece or act, a landing, an extra action),
+    not every legal action: the move comes from the move generator on this very board, so its
+    key needs no checking (`find_action` would check it)."""
     s = state
     if s.stage == "select" and s.building is not None:  # the piece is chosen: its act
         move = best_move(s, player)
         if move is None or move.frm != s.selected:
             move = top_move(s, player, only=s.selected)
-        return game.find_action(s, player, act_key(move) if move is not None else MOVE.back_key)
+        if move is None:
+            return game.find_action(s, player, MOVE.back_key)
+        return game.act_action(s, move, factions_of(s.content)[s.factions[player]])
     if s.stage == "select":
         move = best_move(s, player)
         if move is None:
             return game.legal_actions(s, player)[0]
-        return game.find_action(s, player, piece_key(move.frm))
+        return game.piece_action(s, move.frm, factions_of(s.content)[s.factions[player]])
     if s.stage == "land":
         threat = threat_table(s, player, None, board_masks(s.board))[0]
         assert s.attack_from is not None  # the land stage always follows a wounding attack

@@ -3,7 +3,8 @@ straight from the move tables.
 
 `threat_levels` is the `threat` half of `policy.threat_map` (square -> expected damage the
 enemies could deal there), built from each enemy piece's targets as `sight` keeps them;
-`threat_table` is the same as a list by square, with the attackers of one king found on the way.
+`threat_table` is the same as a list by square (each enemy's share kept between calls and
+brought up to date, see `EnemyThreat`), with the attackers of one king.
 `king_attackers` is the `reach` half asked about one king, found by looking outwards from the
 king instead of from every enemy piece. Tests check them against `policy.threat_map` over many
 positions.
@@ -25,7 +26,16 @@ from rules.terra_sancta.movegen import (
     STEPS_DIAGONAL,
     hooks,
 )
-from rules.terra_sancta.sight import LANE, BoardMasks, board_masks, sheet_sight
+from rules.terra_sancta.pieces import Piece
+from rules.terra_sancta.sight import (
+    BIT,
+    LANE,
+    BoardMasks,
+    SheetSight,
+    Targets,
+    board_masks,
+    sheet_sight,
+)
 from rules.terra_sancta.state import TSState
 
 assert LANE == 16  # read back as unsigned shorts
@@ -54,32 +64,88 @@ def threat_table(s: TSState, player: str, king: int | None,
                  masks: BoardMasks) -> tuple[list[float], set[int]]:
     """threat[square] (0.0 where no enemy reaches; the values of `threat_levels`) and
     `king_attackers(s, king)` (an empty set when `king` is None), `king` being the square of
-    `player`'s king and `masks` `sight.board_masks(s.board)`: the enemy pieces that threaten
-    the king's square are its attackers (a pawn threatens its diagonal steps, and no shot aims at
-    a king). Each piece's targets come from `sight` (kept between turns) with their weights,
-    which add up lane by lane to twice the threat on each square: the weights are the expected
-    damage of a d8 or a d16 (4.5, 8.5) doubled, so every sum is exact, as it always was."""
+    `player`'s king and `masks` `sight.board_masks(s.board)`. Each enemy piece's targets come
+    from `sight` (kept between turns) with their weights, which add up lane by lane to twice the
+    threat on each square: the weights are the expected damage of a d8 or a d16 (4.5, 8.5)
+    doubled, so every sum is exact, as it always was. Each enemy's sum is kept from one call to
+    the next and brought up to date (`EnemyThreat`). The king's attackers are looked for
+    (`king_attackers`) only when some enemy threatens its square."""
     board = s.board
-    sights = {owner: sheet_sight(sheet) for owner, sheet in enemy_sheets(s, player).items()}
     taken, kings, owners = masks
     total = 0
-    attackers: set[int] = set()
-    for sq, p in board.items():
-        owner = p.owner
-        if owner == player:
-            continue
-        sight = sights[owner]
-        kind = p.kind
+    for owner, sheet in enemy_sheets(s, player).items():
+        own = owners.get(owner)
+        if own is not None:  # (an enemy with no piece left threatens nothing)
+            total += enemy_threat(sheet_sight(sheet), owner).update(board, taken, own, kings)
+    lanes = memoryview(total.to_bytes(_BYTES, sys.byteorder)).cast("H")
+    threat = list(map(_HALF.__getitem__, lanes))
+    return threat, king_attackers(s, king) if king is not None and threat[king] else set()
+
+
+class EnemyThreat:
+    """The weights (`sight.Targets.weight`) of one enemy's pieces added up, kept from one board
+    to the next and brought up to date (`update`): a piece is looked up again only when it is
+    not the very piece kept on its square, or when its sight holds a square whose contents (as
+    a sight tells them: taken, the enemy's own, a king) changed. The kept pieces are compared
+    with the board's and the changed squares come from the masks, so the sum is right on any
+    board, even one of another game; only the time it takes differs."""
+
+    __slots__ = ("sight", "taken", "own", "kings", "pieces", "weight")
+
+    def __init__(self, sight: SheetSight) -> None:
+        self.sight = sight
+        self.taken = self.own = self.kings = 0
+        """The masks of the board it was last brought up to date on (`own`: the enemy's squares)."""
+        self.pieces: dict[int, tuple[Piece, int, Targets]] = {}
+        """square -> the enemy's piece there on that board, its sight and its targets."""
+        self.weight = 0
+        """The sum of the weights of `pieces`."""
+
+    def update(self, board: dict[int, Piece], taken: int, own: int, kings: int) -> int:
+        """The enemy's weight on `board` (`taken`, `own`, `kings` being its masks), kept for the
+        next board."""
+        changed = (taken ^ self.taken) | (own ^ self.own) | (kings ^ self.kings)
+        arrived = own & ~self.own
+        stale = [sq for sq, (piece, seen, _) in self.pieces.items() if board.get(sq) is not piece or seen & changed]
+        for sq in stale:
+            self.weight -= self.pieces.pop(sq)[2].weight
+            if own & BIT[sq]:
+                self._add(board, sq, taken, own, kings)
+        while arrived:
+            low = arrived & -arrived
+            arrived ^= low
+            self._add(board, low.bit_length() - 1, taken, own, kings)
+        self.taken, self.own, self.kings = taken, own, kings
+        return self.weight
+
+    def _add(self, board: dict[int, Piece], sq: int, taken: int, own: int, kings: int) -> None:
+        """Keep the enemy's piece on `sq` with its targets, looked up under its sight's key."""
+        piece = board[sq]
+        sight = self.sight
+        kind = piece.kind
         seen = sight.seen[kind][sq]
-        key = (sq, taken & seen, owners[owner] & seen, kings & sight.kings_seen[kind][sq])
+        key = (sq, taken & seen, own & seen, kings & sight.kings_seen[kind][sq])
         found = sight.targets[kind].get(key)
         if found is None:
-            found = sight.new_targets(board, sq, p, key)
-        total += found.weight
-        if king in found.squares:
-            attackers.add(sq)
-    lanes = memoryview(total.to_bytes(_BYTES, sys.byteorder)).cast("H")
-    return list(map(_HALF.__getitem__, lanes)), attackers
+            found = sight.new_targets(board, sq, piece, key)
+        self.pieces[sq] = (piece, seen, found)
+        self.weight += found.weight
+
+
+ENEMY_LIMIT = 64
+"""Kept enemies (over every game) after which they are all dropped, so memory stays bounded."""
+_ENEMIES: dict[tuple[int, str], EnemyThreat] = {}
+
+
+def enemy_threat(sight: SheetSight, owner: str) -> EnemyThreat:
+    """The kept `EnemyThreat` of `owner`, whose sheet's sight is `sight` (a new one at first)."""
+    key = (id(sight), owner)
+    found = _ENEMIES.get(key)
+    if found is None or found.sight is not sight:
+        if len(_ENEMIES) >= ENEMY_LIMIT:
+            _ENEMIES.clear()
+        found = _ENEMIES[key] = EnemyThreat(sight)
+    return found
 
 
 def king_attackers(s: TSState, king: int) -> set[int]:
