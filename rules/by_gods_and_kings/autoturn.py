@@ -15,11 +15,13 @@ from rules.by_gods_and_kings import cards, policy
 from rules.by_gods_and_kings.abilities import ability, hand_abilities
 from rules.by_gods_and_kings.labels import LABEL_LIMIT, attack_label, opening_label, unique_texts
 from rules.by_gods_and_kings.plans import FIRE, PLAY, made, step_action
-from rules.by_gods_and_kings.state import BgkState, Hero, Npc
+from rules.by_gods_and_kings.state import BgkState
 from rules.by_gods_and_kings.turn import (
     ability_option,
     attack_choices,
+    attack_key,
     fire_options,
+    opening_keys,
     peek_actor,
     play_options,
     play_values,
@@ -74,10 +76,7 @@ def _play(s: BgkState) -> Action | None:
 def _opening(s: BgkState, seat: str) -> Action | None:
     """The first Field card of one of the seat's units (the seat's units in the opening's
     order, each hand's different cards in order)."""
-    keys = []
-    for uid in s.opening:
-        if s.seat_of(uid) == seat:
-            keys += [f"open:{uid}:{c}" for c in dict.fromkeys(_hand(s, uid))]
+    keys = opening_keys(s, seat)
     pick = policy._opening(s, keys)
     if pick is None:
         return None
@@ -85,12 +84,6 @@ def _opening(s: BgkState, seat: str) -> Action | None:
     labels = [opening_label(s.unit(key.split(":")[1]).name, key.split(":")[2]) for key in keys[:at + 1]]
     name = s.unit(pick.split(":")[1]).name
     return _labelled(Action(key=pick, label=labels[at], group=f"{name}'s first Field card"), labels[:at])
-
-
-def _hand(s: BgkState, uid: str) -> list[str]:
-    unit = s.unit(uid)
-    assert isinstance(unit, Hero | Npc)
-    return unit.hand
 
 
 def _push_off(s: BgkState, chosen: dict[str, str]) -> Action | None:
@@ -129,8 +122,7 @@ def _resolve(s: BgkState) -> Action | None:
     played = cards.name(s.played or "")
     # the labels before it are made only to number a label met again
     labels = [attack_label(s.unit(f).name, played, b, r) for f, b, r in choices[:at + 1]]
-    key = f"atk:{foe}:{bonus}" if two else f"atk:{foe}"
-    return _labelled(made(key, group="Basic attack", label=labels[at]), labels[:at])
+    return _labelled(made(attack_key(foe, bonus, two), group="Basic attack", label=labels[at]), labels[:at])
 
 
 def _first_ability(s: BgkState) -> Action | None:

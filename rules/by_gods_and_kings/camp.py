@@ -90,12 +90,17 @@ def penalty(s: BgkState, hero: Hero, step: SaveStep, events: list[Event]) -> Non
 
 
 # --- route votes ---------------------------------------------------------------------------------
+def route_keys(s: BgkState) -> list[str]:
+    """The keys of a vote for each way on, in the map's order."""
+    return [f"route:{aid}" for aid in s.area_def.next]
+
+
 def route_actions(s: BgkState, seat: str) -> list[Action]:
     if seat in s.votes:
         return []
     areas = s.scenario_def.areas
-    return [Action(key=f"route:{aid}", label=f"Go to {areas[aid].name}", group="Where next?")
-            for aid in s.area_def.next]
+    return [Action(key=key, label=f"Go to {areas[aid].name}", group="Where next?")
+            for key, aid in zip(route_keys(s), s.area_def.next, strict=True)]
 
 
 def winning_route(s: BgkState) -> str:

@@ -89,16 +89,8 @@ _LISTS = ("players", "visited", "deck", "discard", "stash", "queue", "opening", 
 _DICTS = ("options", "votes", "buildings")
 
 
-def _new(model: M, fields: dict[str, Any]) -> M:
-    """`rebuilt` for the models of a state, which hold no extra and no private values (a test
-    checks)."""
-    out = object.__new__(type(model))
-    setattr_ = object.__setattr__
-    setattr_(out, "__dict__", fields)
-    setattr_(out, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
-    setattr_(out, "__pydantic_extra__", None)
-    setattr_(out, "__pydantic_private__", None)
-    return out
+_new = cow.remade
+"""`rebuilt` for the models of a state, which hold no extra and no private values (cow.py)."""
 
 
 def copy_for_move(s: BgkState) -> tuple[BgkState, list[Any]]:

@@ -16,12 +16,13 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from rules.core.state import rebuilt
+from pydantic import BaseModel
 
 if TYPE_CHECKING:
     from rules.by_gods_and_kings.state import Foe, Held, Hero, Npc, Status
 
 U = TypeVar("U")
+M = TypeVar("M", bound=BaseModel)
 
 
 class Writing(threading.local):
@@ -35,7 +36,7 @@ class Writing(threading.local):
         self.shared: set[int] = set()
 
     def begin(self, state: object, units: list[Any]) -> None:
-        self.state, self.shared = state, {id(u) for u in units}
+        self.state, self.shared = state, set(map(id, units))
 
     def end(self) -> None:
         self.state, self.shared = None, set()
@@ -44,12 +45,25 @@ class Writing(threading.local):
 WRITING = Writing()
 
 
+def remade(model: M, fields: dict[str, Any]) -> M:
+    """`rules.core.state.rebuilt` for the models of this game's state, which hold no extra and
+    no private values (a test checks): a model of the same class holding `fields`, made
+    without validation, with a fields set of its own."""
+    out = object.__new__(type(model))
+    setattr_ = object.__setattr__
+    setattr_(out, "__dict__", fields)
+    setattr_(out, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
+    setattr_(out, "__pydantic_extra__", None)
+    setattr_(out, "__pydantic_private__", None)
+    return out
+
+
 def statuses(xs: list[Status]) -> list[Status]:
-    return [rebuilt(x, x.__dict__.copy()) for x in xs] if xs else []
+    return [remade(x, x.__dict__.copy()) for x in xs] if xs else []
 
 
 def held(x: Held) -> Held:
-    return rebuilt(x, x.__dict__.copy())
+    return remade(x, x.__dict__.copy())
 
 
 def hero(x: Hero) -> Hero:
@@ -63,7 +77,7 @@ def hero(x: Hero) -> Hero:
     d["cleared"] = d["cleared"].copy()
     if d["held"] is not None:
         d["held"] = held(d["held"])
-    return rebuilt(x, d)
+    return remade(x, d)
 
 
 def foe(x: Foe) -> Foe:
@@ -71,7 +85,7 @@ def foe(x: Foe) -> Foe:
     d = x.__dict__.copy()
     d["field"] = d["field"][:]
     d["statuses"] = statuses(d["statuses"])
-    return rebuilt(x, d)
+    return remade(x, d)
 
 
 def npc(x: Npc) -> Npc:
@@ -79,7 +93,7 @@ def npc(x: Npc) -> Npc:
     d["field"] = d["field"][:]
     d["hand"] = d["hand"][:]
     d["statuses"] = statuses(d["statuses"])
-    return rebuilt(x, d)
+    return remade(x, d)
 
 
 COPY: dict[str, Callable[[Any], Any]] = {"c": hero, "e": foe, "n": npc}

@@ -41,18 +41,17 @@ from rules.by_gods_and_kings.flow import (
 from rules.by_gods_and_kings.gear import attack_stats
 from rules.by_gods_and_kings.invariants import check
 from rules.by_gods_and_kings.labels import attack_label, opening_label, unique_texts
+from rules.by_gods_and_kings.legality import TURN_PHASES, checks_keys, is_turn_key, turn_seat
 from rules.by_gods_and_kings.plans import (
-    FIRE,
-    NPC,
     PLANS,
-    PLAY,
+    TURN_PLANS,
     USE,
     actions,
     handle,
     made,
     still_valid,
 )
-from rules.by_gods_and_kings.policy import choose, turn_choice
+from rules.by_gods_and_kings.policy import choose, route_choice, turn_choice
 from rules.by_gods_and_kings.reactions import react, reaction_refs
 from rules.by_gods_and_kings.saving import dump
 from rules.by_gods_and_kings.shape import shape
@@ -60,10 +59,12 @@ from rules.by_gods_and_kings.state import BgkState, Hero, Npc
 from rules.by_gods_and_kings.stats import hero_base, max_hp
 from rules.by_gods_and_kings.turn import (
     attack_choices,
+    attack_keys,
     basic_attack,
     deploy,
     fire,
     npc_play,
+    opening_keys,
     peek_actor,
     play,
 )
@@ -87,10 +88,6 @@ MAX_PARTY = 8
 FIRST_SCENARIO = "kobold-warren"
 """The scenario offered first (the default), when the content has it; the others follow by length."""
 AUTO_PARTY = 4
-TURN_PLANS = {"play": PLAY, "deploy": FIRE, "npc": NPC}
-TURN_PHASES = frozenset(("play", "resolve", "deploy", "npc"))
-"""The phases in which the actor's seat alone must act."""
-"""The phase whose move is built in steps, and its plan."""
 
 
 class ByGodsAndKings(Game[BgkState, BgkView]):
@@ -201,13 +198,8 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
     # --- whose move ----------------------------------------------------------------------------
     def to_act(self, state: BgkState) -> list[str]:
         s = state
-        if s.phase in TURN_PHASES or s.phase == "enemy":  # one seat (the commonest case, first)
-            if s.phase == "enemy":
-                assert s.intent is not None
-                seat = s.seat_of(s.intent.target)
-            else:
-                assert s.actor is not None
-                seat = s.seat_of(s.actor)
+        if s.phase in TURN_PHASES:  # one seat (the commonest case, first)
+            seat = turn_seat(s)
             return [seat] if seat in s.players else []
         if s.phase == "over":
             return []
@@ -253,14 +245,10 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
             return actions(s, seat, TURN_PLANS[s.phase])
         if s.phase == "opening":
             out = []
-            for uid in s.opening:
-                if s.seat_of(uid) != seat:
-                    continue
-                unit = s.unit(uid)
-                assert isinstance(unit, Hero | Npc)
-                for c in dict.fromkeys(unit.hand):
-                    out.append(Action(key=f"open:{uid}:{c}", label=opening_label(unit.name, c),
-                                      group=f"{unit.name}'s first Field card"))
+            for key in opening_keys(s, seat):
+                _, uid, c = key.split(":")
+                name = s.peek(uid).name
+                out.append(Action(key=key, label=opening_label(name, c), group=f"{name}'s first Field card"))
             return out
         if s.phase == "order":
             assert s.battle is not None
@@ -280,11 +268,9 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
 
     def _resolve_actions(self, s: BgkState) -> list[Action]:
         choices = attack_choices(s)
-        two = len({b for _, b, _ in choices}) > 1
         played = cards.name(s.played or "")
         out = []
-        for foe, bonus, raw in choices:
-            key = f"atk:{foe}:{bonus}" if two else f"atk:{foe}"
+        for key, (foe, bonus, raw) in zip(attack_keys(s), choices, strict=True):
             out.append(made(key, group="Basic attack", label=attack_label(s.unit(foe).name, played, bonus, raw)))
         assert s.actor is not None
         refs = hand_abilities(s, s.hero(s.actor))
@@ -296,8 +282,7 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
     # --- applying ---------------------------------------------------------------------------------------
     def apply(self, state: BgkState, player: str, action: str | Action,
               text: str | None = None) -> Outcome:
-        act = self.find_action(state, player, action)
-        key = act.key
+        key = self._legal_key(state, player, action)
         s, units = copy_for_move(state)
         events: list[Event] = []
         head = key.split(":")[0]
@@ -314,6 +299,16 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
         finally:
             WRITING.end()
         return outcome(s, events)
+
+    def _legal_key(self, s: BgkState, player: str, action: str | Action) -> str:
+        """The key of the action to apply, checked. A move of the seat's turn is checked on
+        its key alone (legality.py); any other key, or one refused there, is looked up the
+        long way (`find_action`, which also says why a key is refused)."""
+        key = action.key if isinstance(action, Action) else action
+        if checks_keys(s, player) and is_turn_key(s, player, key):
+            self._offered = None  # what the automatic player offered is only for this apply
+            return key
+        return self.find_action(s, player, key).key
 
     def _finish_plan(self, s: BgkState, seat: str, verb: str, args: dict[str, str],
                      events: list[Event]) -> None:
@@ -413,17 +408,18 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
 
     def auto_action(self, state: BgkState, player: str, rng: Rng) -> Action:
         """The automatic player's choice. The actions it chose among are kept for the `apply`
-        of that choice on the same state (`offer_to_auto`), so they are built once. On its
-        turn, the commonest steps are weighed on keys, and only the action chosen is built
-        (autoturn.py). Else the turn's own actions are weighed first, without the reactions
-        (Discard and Sacrifice abilities) offered after them: when the choice is one of them,
-        it is the one the full list gives (see `policy.turn_choice`)."""
+        of that choice on the same state (`offer_to_auto`), so they are built once, unless
+        `apply` checks its key by itself (see `_kept_for_apply`). On its turn, the commonest
+        steps are weighed on keys, and only the action chosen is built (autoturn.py). Else
+        the turn's own actions are weighed first, without the reactions (Discard and
+        Sacrifice abilities) offered after them: when the choice is one of them, it is the one
+        the full list gives (see `policy.turn_choice`); so is a route vote (`route_choice`)."""
         s = state
-        if s.phase not in ("over", "route") and player in self.to_act(s):
+        checked = checks_keys(s, player)  # to act, and `apply` checks the key by itself
+        if s.phase not in ("over", "route") and (checked or player in self.to_act(s)):
             quick = auto_turn(s, player)  # the commonest steps, weighed on keys (autoturn.py)
             if quick is not None:
-                self.offer_to_auto(state, player, [quick])
-                return quick
+                return self._kept_for_apply(s, player, quick, [quick], checked)
             if player not in s.buildings:
                 # The turn's own actions come first among the legal ones (so their labels are
                 # the same without the reactions after them), and the automatic player only
@@ -431,10 +427,24 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
                 turn = _unique_labels(self._turn_actions(s, player))
                 found = turn_choice(s, player, turn)
                 if found is not None:
-                    self.offer_to_auto(state, player, turn)
-                    return found
-        legal = self.offer_to_auto(state, player, self.legal_actions(state, player))
-        return choose(self, state, player, rng, legal)
+                    return self._kept_for_apply(s, player, found, turn, checked)
+        if s.phase == "route" and (checked or player in self.to_act(s)) and player not in s.buildings:
+            votes = _unique_labels(route_actions(s, player))  # offered first: their labels as in the full list
+            vote = route_choice(s, votes, rng)
+            if vote is not None:
+                return self._kept_for_apply(s, player, vote, votes, checked)
+        legal = self.legal_actions(state, player)
+        return self._kept_for_apply(s, player, choose(self, state, player, rng, legal), legal, checked)
+
+    def _kept_for_apply(self, s: BgkState, player: str, chosen: Action, offered: list[Action],
+                        checked: bool) -> Action:
+        """`chosen`, the actions `offered` with it kept for its `apply` (`offer_to_auto`);
+        not when `apply` checks its key by itself (`checked`: `checks_keys` holds, and the key
+        is not a reaction's; legality.py), where working out the state's shape to keep them
+        would cost more than the check."""
+        if chosen.key.startswith("use.") or not checked:
+            self.offer_to_auto(s, player, offered)
+        return chosen
 
     def state_shape(self, state: BgkState) -> tuple[object, ...]:
         return shape(state)

@@ -18,7 +18,14 @@ from collections.abc import Callable, Sequence
 from rules.by_gods_and_kings.memo import LIMIT
 from rules.by_gods_and_kings.reactions import Refs, reaction_refs, use_options
 from rules.by_gods_and_kings.state import BgkState
-from rules.by_gods_and_kings.turn import fire_options, npc_options, play_options, play_values
+from rules.by_gods_and_kings.turn import (
+    fire_options,
+    fire_values,
+    npc_options,
+    npc_values,
+    play_options,
+    play_values,
+)
 from rules.core import Action
 from rules.core.steps import Building, Option, StepPlan
 
@@ -29,6 +36,8 @@ NPC = StepPlan("npc", ["card", "target"], prompts={"card": "The NPC's card", "ta
 USE = StepPlan("use", ["ability", "card", "target"], prompts={
     "ability": "Use a Discard or Sacrifice ability", "card": "Spend which card", "target": "Aim it"})
 PLANS = {p.verb: p for p in (PLAY, FIRE, NPC, USE)}
+TURN_PLANS = {"play": PLAY, "deploy": FIRE, "npc": NPC}
+"""The phases whose move is built in steps, and their plans."""
 
 Source = Callable[[str, dict[str, str]], Sequence[Option]]
 Values = Callable[[str, dict[str, str]], Sequence[str]]
@@ -57,15 +66,18 @@ def source(s: BgkState, seat: str, plan: StepPlan, refs: Refs | None = None) -> 
 
 def values(s: BgkState, seat: str, plan: StepPlan) -> Values:
     """The values of the options of each step of `plan` (see `source`), without building
-    labels where the values are known without them: the cards of a play, the queued abilities."""
+    labels for the plans of the turn: the cards of a play, the queued abilities and how each
+    is aimed, an NPC's card and target."""
     if plan is PLAY:
         return lambda arg, chosen: play_values(s, arg)
     if plan is FIRE:
         def fire(arg: str, chosen: dict[str, str]) -> Sequence[str]:
             if arg == "ability":
                 return list(s.queue)
-            return [o.value for o in fire_options(s, arg, chosen)]
+            return fire_values(s, chosen["ability"])
         return fire
+    if plan is NPC:
+        return lambda arg, chosen: npc_values(s, arg)
     return _values_of(source(s, seat, plan))
 
 
@@ -147,9 +159,9 @@ def actions(s: BgkState, seat: str, plan: StepPlan, refs: Refs | None = None) ->
     """The actions of the seat's next step of `plan` (`refs`: see `source`)."""
     src = remembered(source(s, seat, plan, refs))
     stored = s.buildings.get(seat)
-    # the forced steps are filled in from their values (a play's cards, the queued abilities)
-    # where those are known without labels; the reactions from the options found once
-    args = _current(plan, stored, values(s, seat, plan) if plan is PLAY or plan is FIRE else _values_of(src))
+    # the forced steps of the turn's plans are filled in from their values (known without
+    # labels); the reactions' from the options found once
+    args = _current(plan, stored, values(s, seat, plan) if plan is not USE else _values_of(src))
     nxt = _next_arg(plan, args)
     acts: list[Action] = []
     if nxt is not None:
@@ -159,6 +171,22 @@ def actions(s: BgkState, seat: str, plan: StepPlan, refs: Refs | None = None) ->
     if stored is not None and stored.verb == plan.verb:
         acts.append(Action(key=plan.back_key, label="Back"))
     return acts
+
+
+def is_action_key(s: BgkState, seat: str, plan: StepPlan, key: str) -> bool:
+    """Whether `key` is the key of one of `actions(s, seat, plan)` for a plan of the turn
+    (PLAY, FIRE, NPC), checked on the values of its steps: the same steps filled in, a value
+    of the same next step, or Back while a move of the plan is being built."""
+    src = values(s, seat, plan)
+    stored = s.buildings.get(seat)
+    if key == plan.back_key:
+        return stored is not None and stored.verb == plan.verb
+    args = _current(plan, stored, src)
+    nxt = _next_arg(plan, args)
+    if nxt is None:
+        return False
+    head = f"{plan.verb}.{nxt}:"
+    return key.startswith(head) and key[len(head):] in src(nxt, args)
 
 
 def chosen_after(plan: StepPlan, args: dict[str, str], key: str) -> dict[str, str]:

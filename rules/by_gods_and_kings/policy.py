@@ -50,6 +50,14 @@ def turn_choice(s: BgkState, seat: str, turn: list[Action]) -> Action | None:
     return next((a for a in turn if a.key == pick), None) if pick is not None else None
 
 
+def route_choice(s: BgkState, votes: list[Action], rng: Rng) -> Action | None:
+    """The vote among a seat's route votes alone (no move being built), or None; the one
+    `choose` makes among all the legal actions, with the same draws of `rng`: `_route` keeps
+    only the votes' keys, and none of the reactions offered after them is one."""
+    pick = _route(s, [a.key for a in votes], rng)
+    return next((a for a in votes if a.key == pick), None) if pick is not None else None
+
+
 def _pick(s: BgkState, seat: str, legal: list[Action]) -> str | None:
     keys = [a.key for a in legal]
     building = s.buildings.get(seat)

@@ -37,6 +37,21 @@ def target_options(s: BgkState, user: Hero, kind: Target) -> list[Option]:
     return [Option(value=h.id, label=f"Revive {h.name}") for h in s.party if not h.alive]
 
 
+def target_values(s: BgkState, kind: Target) -> list[str]:
+    """The values of `target_options` (for any user: only `self` names it, by a fixed value),
+    without their labels."""
+    if kind in ("foes", "allies"):
+        pool = s.peek_foes() if kind == "foes" else s.peek_allies()
+        return ["all"] if pool else []
+    if kind == "self":
+        return ["self"]
+    if kind == "foe":
+        return [f.id for f in s.peek_foes()]
+    if kind == "ally":
+        return [u.id for u in s.peek_allies()]
+    return [h.id for h in s.party if not h.alive]
+
+
 def has_target(s: BgkState, user: Hero, kind: Target) -> bool:
     """Whether `target_options(s, user, kind)` offers anyone (without building the options)."""
     if kind in ("foes", "foe"):

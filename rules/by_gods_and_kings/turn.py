@@ -25,7 +25,7 @@ from rules.by_gods_and_kings.effects import deal
 from rules.by_gods_and_kings.enemy import fighter_abilities, reached, strike
 from rules.by_gods_and_kings.events import CardPlayed, plain
 from rules.by_gods_and_kings.gear import attack_stats
-from rules.by_gods_and_kings.reactions import level_description, target_options
+from rules.by_gods_and_kings.reactions import level_description, target_options, target_values
 from rules.by_gods_and_kings.state import BgkState, Hero, Npc
 from rules.by_gods_and_kings.stats import stat
 from rules.core import Event
@@ -43,6 +43,19 @@ def peek_actor(s: BgkState) -> Hero:
     """The acting character, to read only (see `BgkState.peek`)."""
     assert s.actor is not None and s.actor[0] == "c", "a character is acting"
     return s.party[int(s.actor[1:])]
+
+
+# --- the opening ----------------------------------------------------------------------------------
+def opening_keys(s: BgkState, seat: str) -> list[str]:
+    """The keys of putting a first card on the Field for the seat's units still opening: the
+    units in the opening's order, each hand's different cards in order."""
+    keys = []
+    for uid in s.opening:
+        if s.seat_of(uid) == seat:
+            unit = s.peek(uid)
+            assert isinstance(unit, Hero | Npc)
+            keys += [f"open:{uid}:{c}" for c in dict.fromkeys(unit.hand)]
+    return keys
 
 
 # --- play ------------------------------------------------------------------------------------
@@ -112,11 +125,25 @@ def attack_choices(s: BgkState) -> list[tuple[str, str, int]]:
     return [(f.id, bonus, raw) for f in s.peek_foes() for bonus, raw in raws]
 
 
+def attack_key(foe: str, bonus: str, two: bool) -> str:
+    """The key of a basic attack: the foe, and the bonus stat when the character has `two`
+    to choose from."""
+    return f"atk:{foe}:{bonus}" if two else f"atk:{foe}"
+
+
+def attack_keys(s: BgkState) -> list[str]:
+    """The keys of the basic attacks `attack_choices` gives, in their order (without working
+    out their damage)."""
+    bonuses = attack_stats(s.cat, peek_actor(s).loadout)
+    two = len(set(bonuses)) > 1
+    return [attack_key(f.id, bonus, two) for f in s.peek_foes() for bonus in bonuses]
+
+
 def basic_attack(s: BgkState, foe_id: str, bonus: str, events: list[Event]) -> None:
-    hero = actor_hero(s)
+    hero = peek_actor(s)  # read (the blow changes only the foe), unless it misses
     target = s.unit(foe_id)
     if hero.miss:
-        hero.miss = False
+        actor_hero(s).miss = False
         events.append(plain("miss", f"Blinded, {hero.name} misses {target.name}."))
         return
     deal(s, hero, target, attack_raw(s, hero, bonus), events,
@@ -169,6 +196,22 @@ def fire_options(s: BgkState, arg: str, chosen: dict[str, str]) -> list[Option]:
     return out
 
 
+def fire_values(s: BgkState, ref: str) -> list[str]:
+    """The values of `fire_options` for aiming the ability `ref`, without their labels."""
+    hero = peek_actor(s)
+    aims = target_values(s, ability(s, ref).target)
+    if not aims:
+        return ["none"]
+    out = [f"now.{v}" for v in aims]
+    if holdable(s, ref):
+        if hero.held is None:
+            out += [f"hold.{v}" for v in aims]
+        for other in s.party:
+            if other.alive and other.id != hero.id and other.held is not None:
+                out += [f"sync.{other.id}.{v}" for v in aims]
+    return out
+
+
 def fire(s: BgkState, ref: str, how: str, events: list[Event]) -> None:
     hero = actor_hero(s)
     s.queue.remove(ref)
@@ -205,6 +248,16 @@ def npc_options(s: BgkState, arg: str, chosen: dict[str, str]) -> list[Option]:
             out.append(Option(value=c, label=f"{npc.name} plays {cards.name(c)}{note}"))
         return out
     return [Option(value=f.id, label=f"{npc.name} aims at {f.name}") for f in s.peek_foes()]
+
+
+def npc_values(s: BgkState, arg: str) -> list[str]:
+    """The values of `npc_options`, without their labels."""
+    if arg == "card":
+        assert s.actor is not None and s.actor[0] == "n", "an NPC is acting"
+        npc = s.peek(s.actor)
+        assert isinstance(npc, Npc)
+        return list(dict.fromkeys(npc.hand))
+    return [f.id for f in s.peek_foes()]
 
 
 def npc_play(s: BgkState, card: str, target: str, events: list[Event]) -> None:

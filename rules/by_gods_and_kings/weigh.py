@@ -11,6 +11,7 @@ the old Field and of the card played.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
 from rules.by_gods_and_kings import cards
@@ -43,6 +44,13 @@ def trigger_counts(cat: Catalogue, equipped: tuple[str, ...]) -> tuple[int, int,
     return found
 
 
+def may_fire(pairs: Sequence[int]) -> bool:
+    """Whether a full Field may hold a hand, from the `pair` of each two of its cards: a hand
+    makes every two of its cards a pair (an Ace, the same suit, or ranks at most two apart),
+    so a Field with a pair worth 0 holds none (and `fired` is 0 without looking it up)."""
+    return all(pairs)
+
+
 def fired(counts: tuple[int, int, int], field: tuple[str, str, str]) -> int:
     """How many abilities a full Field fires, given `trigger_counts` (the hands of the Field,
     as `cards.hands` finds them, each firing its count). The hands are looked up for the
@@ -62,11 +70,11 @@ def plays(cat: Catalogue, numb: bool, equipped: tuple[str, ...], field: tuple[st
     value = cards.value(card)
     if len(field) < cards.FIELD_SIZE:
         new = (*field, card)
-        potential = sum([pair(a, b) for i, a in enumerate(new) for b in new[i + 1:]])
+        pairs = [pair(a, b) for i, a in enumerate(new) for b in new[i + 1:]]
         shots = 0
-        if len(new) == cards.FIELD_SIZE and not numb:
+        if len(new) == cards.FIELD_SIZE and not numb and may_fire(pairs):
             shots = fired(trigger_counts(cat, equipped), new)  # type: ignore[arg-type]
-        return ((shots * 100 + potential * 5 + value, "none"),)
+        return ((shots * 100 + sum(pairs) * 5 + value, "none"),)
     counts = None if numb else trigger_counts(cat, equipped)
     a, b, c = field
     with_card = (pair(a, card), pair(b, card), pair(c, card))
@@ -79,9 +87,22 @@ def plays(cat: Catalogue, numb: bool, equipped: tuple[str, ...], field: tuple[st
         seen.add(gone)
         potential = kept_pairs[i] + sum(with_card) - with_card[i]
         kept = (field[1], field[2]) if i == 0 else ((field[0], field[2]) if i == 1 else (field[0], field[1]))
-        shots = 0 if counts is None else fired(counts, (*kept, card))
+        shots = 0
+        if counts is not None and may_fire(_left(kept_pairs, with_card, i)):
+            shots = fired(counts, (*kept, card))
         out.append((shots * 100 + potential * 5 + value, gone))
     return tuple(out)
+
+
+_KEPT = ((1, 2), (0, 2), (0, 1))
+"""The places of the two cards a full Field keeps when its first, second or third goes."""
+
+
+def _left(kept_pairs: Sequence[int], with_card: Sequence[int], gone: int) -> tuple[int, int, int]:
+    """The pairs of the Field left when its card `gone` (a place) is pushed off for the card
+    played: the two cards kept, and each of them with the card played."""
+    j, k = _KEPT[gone]
+    return kept_pairs[gone], with_card[j], with_card[k]
 
 
 def best_card(cat: Catalogue, numb: bool, equipped: tuple[str, ...], field: list[str],
@@ -95,8 +116,11 @@ def best_card(cat: Catalogue, numb: bool, equipped: tuple[str, ...], field: list
         own = sum([pair(a, b) for i, a in enumerate(field) for b in field[i + 1:]])
         fills = len(field) == cards.FIELD_SIZE - 1 and counts is not None
         for card in offered:
-            potential = own + sum([pair(a, card) for a in field])
-            shots = fired(counts, (*field, card)) if fills else 0  # type: ignore[arg-type]
+            pairs = [pair(a, card) for a in field]
+            potential = own + sum(pairs)
+            shots = 0
+            if fills and may_fire((own, *pairs)):
+                shots = fired(counts, (*field, card))  # type: ignore[arg-type]
             score = shots * 100 + potential * 5 + cards.value(card)
             if score > top:
                 best, top = card, score
@@ -110,7 +134,9 @@ def best_card(cat: Catalogue, numb: bool, equipped: tuple[str, ...], field: list
         together = with_card[0] + with_card[1] + with_card[2]
         value = cards.value(card)
         for i in outs:
-            shots = 0 if counts is None else fired(counts, (*kept[i], card))
+            shots = 0
+            if counts is not None and may_fire(_left(kept_pairs, with_card, i)):
+                shots = fired(counts, (*kept[i], card))
             score = shots * 100 + (kept_pairs[i] + together - with_card[i]) * 5 + value
             if score > top:
                 best, top = card, score

@@ -26,6 +26,7 @@ from rules.by_gods_and_kings.state import Battle, BgkState, Foe, Hero, Npc, Stat
 from rules.core import Action, Event, Outcome, Rng
 from rules.core.state import independent_copy
 from rules.core.steps import Building, Option
+from tests.support.bgk_steps import check_step_values
 from tests.support.playout import automatic_positions
 
 
@@ -41,16 +42,7 @@ def test_the_values_of_each_step_are_those_of_its_options():
             plan = {"play": plans.PLAY, "deploy": plans.FIRE}.get(s.phase)
             if plan is None:
                 continue
-            seat = BGK.to_act(s)[0]
-            src, vals = plans.source(s, seat, plan), plans.values(s, seat, plan)
-            chosen: dict[str, str] = {}
-            for arg in plan.args:
-                offered = [o.value for o in src(arg, chosen)]
-                assert list(vals(arg, chosen)) == offered
-                checked[f"{plan.verb}.{arg}"] = checked.get(f"{plan.verb}.{arg}", 0) + 1
-                if not offered:
-                    break
-                chosen[arg] = offered[-1]
+            check_step_values(s, BGK.to_act(s)[0], plan, checked)
     assert min(checked.values()) > 30 and len(checked) == 4, checked
 
 

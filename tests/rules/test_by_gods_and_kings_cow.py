@@ -10,7 +10,7 @@ from pydantic import BaseModel
 
 from rules.by_gods_and_kings import GAME as BGK
 from rules.by_gods_and_kings import copying, cow
-from rules.by_gods_and_kings.state import Battle, BgkState, Foe, Hero, Intent, Npc
+from rules.by_gods_and_kings.state import Battle, BgkState, Foe, Held, Hero, Intent, Npc, Status
 from rules.core import Rng
 from tests.support.playout import automatic_positions
 
@@ -92,7 +92,8 @@ def _outside_units(value: object) -> list[object]:
 
 def test_the_copy_for_a_move_copies_every_field_the_full_copy_copies():
     assert {*copying._LISTS, *copying._DICTS, "rng", "intent", "battle"} == set(copying.HOW[BgkState])
-    for model in (BgkState, Rng, Battle, Intent):  # `_new` leaves out extra and private values
+    for model in (BgkState, Rng, Battle, Intent, Hero, Foe, Npc, Status, Held):  # `remade` leaves out
+        # extra and private values
         assert not model.model_config.get("extra") and not model.__private_attributes__
 
 
