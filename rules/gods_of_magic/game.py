@@ -18,7 +18,7 @@ from rules.core import (
 from rules.core.content import Pinned
 from rules.gods_of_magic import magic
 from rules.gods_of_magic.content import DECKS, Deck, Suit, load_deck
-from rules.gods_of_magic.copying import copy_state
+from rules.gods_of_magic.copying import copy_for_apply, copy_state
 from rules.gods_of_magic.moves import (
     can_draw,
     draw,
@@ -197,7 +197,7 @@ class GodsOfMagic(Game[GomState, GomView]):
         line = " ".join((text or "").split())[:300]
         if story and mode == "strict" and not line:
             raise IllegalAction("Strict storytelling is on: describe the realm in a line to make this move.")
-        s = copy_state(s0)
+        s = copy_for_apply(s0)
         token = self._handle(s, player, key, events)
         before: GomState | None = None
         if story:

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from rules.core import Action, Event, IllegalAction, who
 from rules.core.steps import Building
 from rules.gods_of_magic.content import Suit
+from rules.gods_of_magic.copying import own_realm
 from rules.gods_of_magic.moves import (
     can_place,
     draw,
@@ -25,6 +26,7 @@ from rules.gods_of_magic.moves import (
     lift,
     place,
     placement_targets,
+    places,
     play_from_hand,
     purge,
     realm_index,
@@ -76,7 +78,11 @@ def play_actions(s: GomState, player: str, group: str, only: Suit | None = None)
             return hand_options(s, player, group, only)
         return target_options(s, player, chosen["card"])
 
-    return offer(PLAY, s.building, choices, one_step=True)
+    def count(cid: str) -> int:
+        """How many places `target_options` offers for `cid`, without their labels."""
+        return sum(1 for _ in places(s, player, cid))
+
+    return offer(PLAY, s.building, choices, one_step=count)
 
 
 def played_event(s: GomState, player: str, cid: str, where: str, r: int) -> Event:
@@ -370,7 +376,7 @@ def _recombine(s: GomState, player: str, key: str, events: list[Event]) -> str |
     if placed is None:
         place(s, player, cid, where)
     else:
-        s.domains[player][realm_index(where)].cards.append(placed)
+        own_realm(s, player, realm_index(where)).cards.append(placed)
     events.append(Event(kind="recombine_move", text=f"{who(player)} moves {label(s, cid)}."))
     return None
 
@@ -418,7 +424,7 @@ def handle(s: GomState, player: str, key: str, events: list[Event]) -> str | Non
             return None
         old, new = done["target"], done["with"]
         owner, r, i, d = s.where(old)
-        spot = s.domains[owner][r].cards[i]
+        spot = own_realm(s, owner, r).cards[i]
         if d is None:
             spot.card = new
         else:
@@ -451,7 +457,7 @@ def handle(s: GomState, player: str, key: str, events: list[Event]) -> str | Non
             assert placed is not None, "a card moved to a realm is no Descriptor: lift returned it"
             seat, r2 = (int(x) for x in where.split("."))
             o2 = s.players[seat]
-            s.domains[o2][r2].cards.append(placed)
+            own_realm(s, o2, r2).cards.append(placed)
         purge(s, owner)
         events.append(Event(kind="transmigration", text=(
             f"{who(player)} moves {label(s, cid)} from {who(owner)}'s realm {r + 1} to {who(o2)}'s "

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from rules.core import Action, Event, who
 from rules.core.text import count
 from rules.gods_of_magic.content import Suit, short_names
+from rules.gods_of_magic.copying import own_realm
 from rules.gods_of_magic.state import GomState, Placed, Realm
 
 
@@ -98,10 +99,10 @@ def place(s: GomState, player: str, cid: str, where: str) -> int:
         return len(s.domains[player]) - 1
     if where.startswith("on."):
         owner, r, i, _ = s.where(where[3:])
-        s.domains[owner][r].cards[i].descriptors.append(cid)
+        own_realm(s, owner, r).cards[i].descriptors.append(cid)
         return r
     r = realm_index(where)
-    s.domains[player][r].cards.append(Placed(card=cid))
+    own_realm(s, player, r).cards.append(Placed(card=cid))
     return r
 
 
@@ -120,7 +121,7 @@ def lift(s: GomState, cid: str) -> tuple[str, int, Placed | None]:
     """Take a card out of play (a host keeps its Descriptors in the returned Placed);
     returns (owner, realm index, placed or None for a lone Descriptor). Empty realms stay."""
     owner, r, i, d = s.where(cid)
-    realm = s.domains[owner][r]
+    realm = own_realm(s, owner, r)
     if d is not None:
         realm.cards[i].descriptors.pop(d)
         return owner, r, None

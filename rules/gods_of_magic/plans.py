@@ -61,22 +61,23 @@ def step_value(plan: StepPlan, arg: str, key: str) -> str | None:
 
 def offer(plan: StepPlan, building: Building | None,
           choices: Callable[[str, dict[str, str]], Sequence[Choice]], *,
-          one_step: bool = False) -> list[Action]:
+          one_step: Callable[[str], int] | None = None) -> list[Action]:
     """The actions of the plan's next step (Back once something is chosen), each option in its
     own select menu as the game always offered it (a hand card in a menu even when alone).
-    `one_step`: a first choice whose second has a single option is the whole move at once."""
+    `one_step`, for a plan of two steps: how many options the second step has after each first
+    choice, counted without making them; a first choice whose second has a single option is the
+    whole move at once."""
     acts = plan.actions(building, lambda arg, chosen: [
         option if option.group == group else replace(option, group=group)
         for option, group in choices(arg, chosen)])
-    if not one_step or building is not None or len(plan.args) != 2:
+    if one_step is None or building is not None or len(plan.args) != 2:
         return acts
     first, second = plan.args
     out = []
     for a in acts:
         value = step_value(plan, first, a.key)
-        following = list(choices(second, {first: value})) if value is not None else []
-        if value is not None and len(following) == 1:
-            only = following[0][0]
+        if value is not None and one_step(value) == 1:
+            [(only, _group)] = choices(second, {first: value})
             a = a.model_copy(update={"key": plan.key(**{first: value, second: only.value}),
                                      "label": only.label, "private": a.private or only.private})
         out.append(a)

@@ -111,26 +111,34 @@ def _gain_remove(s: GomState, owner: str, cid: str) -> float:
     return 0
 
 
-def _owner_loss(s: GomState, cid: str) -> tuple[str, float]:
-    """The owner of a card in play and `_gain_remove` for it, in one look through the domains."""
-    for owner, realms in s.domains.items():
-        for placed_realm in realms:
-            for i, p in enumerate(placed_realm.cards):
-                if p.card == cid or cid in p.descriptors:
-                    return owner, _loss(s, placed_realm, i, cid)
-    raise AssertionError(f"{cid} is not in play")
-
-
 def _loss(s: GomState, placed_realm: Realm, i: int, cid: str) -> float:
     """What a realm loses when `cid`, its `i`th card or one of that card's Descriptors, leaves it."""
     realm = _light_realm(placed_realm)
+    return _value(s, realm) - _value(s, _without(realm, i, cid))
+
+
+def _without(realm: Light, i: int, cid: str) -> Light:
+    """The realm once `cid`, its `i`th card or one of that card's Descriptors, has left it."""
     c, ds = realm[i]
     if c == cid:
-        after = realm[:i] + realm[i + 1:]
-    else:
-        after = list(realm)
-        after[i] = (c, tuple(d for d in ds if d != cid))
-    return _value(s, realm) - _value(s, after)
+        return realm[:i] + realm[i + 1:]
+    after = list(realm)
+    after[i] = (c, tuple(d for d in ds if d != cid))
+    return after
+
+
+def _owner_losses(s: GomState) -> dict[str, tuple[str, float]]:
+    """The owner of every card in play and `_gain_remove` for it, by card, in one look through
+    the domains: each realm made light and valued once."""
+    out: dict[str, tuple[str, float]] = {}
+    for owner, realms in s.domains.items():
+        for placed_realm in realms:
+            realm = _light_realm(placed_realm)
+            value = _value(s, realm)
+            for i, (c, ds) in enumerate(realm):
+                for cid in (c, *ds):
+                    out[cid] = owner, value - _value(s, _without(realm, i, cid))
+    return out
 
 
 def _weight(s: GomState, owner: str, player: str) -> float:
@@ -227,7 +235,8 @@ def _choose(s: GomState, player: str, legal: list[Action], by_key: dict[str, Act
     if step == "imagine":
         return by_key[f"magic:{_imagine(s, player)}"]
     if step == "destroy":
-        return _best(legal, lambda a: _hurt(s, player, a.key[5:]) if a.key.startswith("kill:") else None)
+        losses = _owner_losses(s)
+        return _best(legal, lambda a: _hurt(s, player, losses[a.key[5:]]) if a.key.startswith("kill:") else None)
     if step == "transform":
         return _transform(s, player, legal)
     if step == "move":
@@ -258,8 +267,10 @@ def _setup(s: GomState, player: str, legal: list[Action], by_key: dict[str, Acti
     return best
 
 
-def _hurt(s: GomState, player: str, cid: str) -> float:
-    owner, loss = _owner_loss(s, cid)
+def _hurt(s: GomState, player: str, owner_loss: tuple[str, float]) -> float:
+    """What taking a card out of play is worth to `player`, from its owner and their loss
+    (`_owner_losses`)."""
+    owner, loss = owner_loss
     return loss * _weight(s, owner, player)
 
 
@@ -268,7 +279,8 @@ def _imagine(s: GomState, player: str) -> int:
     others = [domain_value(s, p) for p in s.players if p != player]
     if s.scores[player] + mine >= target(s) or mine >= max(others):
         return 9
-    worst = max((_hurt(s, player, cid) for _o, _r, cid in s.in_play()), default=0)
+    losses = _owner_losses(s)
+    worst = max((_hurt(s, player, losses[cid]) for _o, _r, cid in s.in_play()), default=0)
     if worst >= 10:
         return 3
     return 1
@@ -320,11 +332,13 @@ def _move(s: GomState, player: str, legal: list[Action]) -> Action | None:
 
         return _best(legal, score)
 
+    losses = _owner_losses(s)
+
     def pick(a: Action) -> float | None:
         cid = step_value(MOVE, "card", a.key)
         if cid is None:
             return None
-        owner, loss = _owner_loss(s, cid)
+        owner, loss = losses[cid]
         if owner == player:
             return -loss
         return loss * _weight(s, owner, player) + s.cards[cid].vp

@@ -18,8 +18,8 @@ Places for a card in a move (the values of the `at` step, see plans.py):
 
 from __future__ import annotations
 
-from rules.core.state import independent_copy
 from rules.guilty_gods.content import CreatureDef, Kind, Slot
+from rules.guilty_gods.copying import copy_move
 from rules.guilty_gods.state import GgState, Move, Placed, Side
 
 OPEN = Slot(open=True, cost=0)
@@ -141,7 +141,7 @@ def available(s: GgState, move: Move) -> dict[str, int]:
 
 def place(s: GgState, move: Move, cid: str, at: str) -> Move:
     """The move with `cid` put at `at`; the caller has checked it is allowed (see `places`)."""
-    m = independent_copy(move)
+    m = copy_move(move)
     new = Placed(card=cid)
     if at.startswith("f"):
         m.row, m.offset = [new], int(at[1:])
@@ -177,7 +177,7 @@ def place(s: GgState, move: Move, cid: str, at: str) -> Move:
 
 def undo(move: Move) -> Move:
     """The move without its last placement."""
-    m = independent_copy(move)
+    m = copy_move(move)
     step = m.steps.pop()
     if step == "start":
         m.row, m.offset = [], 0

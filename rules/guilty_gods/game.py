@@ -20,12 +20,12 @@ from rules.core import (
     who,
 )
 from rules.core.content import Pinned
-from rules.core.state import independent_copy
 from rules.core.steps import Option
 from rules.guilty_gods import turn
 from rules.guilty_gods.combat import chances
 from rules.guilty_gods.combos import free_seals, join_total, place, undo
 from rules.guilty_gods.content import CATALOGUES, Catalogue, load_decks
+from rules.guilty_gods.copying import copy_state
 from rules.guilty_gods.plans import (
     BUILD_PLANS,
     DECK,
@@ -309,6 +309,6 @@ class GuiltyGods(Game[GgState, GgView]):
 
 
 def clone(s: GgState) -> GgState:
-    """A copy for `apply` (the catalogue is pinned, not copied)."""
-    return independent_copy(s)
+    """A copy for `apply` (the catalogue is pinned, not copied; see copying.py)."""
+    return copy_state(s)
 

@@ -86,6 +86,7 @@ def rows(s: GgState, player: str, kind: str, seals: int, max_len: int) -> Iterat
     counts = hand_counts(s, player, kind)
     combo = combination_cost(s, player)
     ids = sorted(counts)
+    cards = s.cards  # looked up once: the catalogue is read through a property
 
     def grow(row: list[CreatureDef], cost: int, combo_at: int | None) -> Iterator[Shape]:
         yield Shape(kind=kind, cards=list(row), spheres=[frozenset(c.spheres) for c in row],
@@ -95,7 +96,7 @@ def rows(s: GgState, player: str, kind: str, seals: int, max_len: int) -> Iterat
         for cid in ids:
             if counts[cid] == 0:
                 continue
-            card = s.cards[cid]
+            card = cards[cid]
             join, closed = _join(kind, row[-1], card)
             extra, at = join, combo_at
             if closed == 1 and combo is not None and combo_at is None:
@@ -112,20 +113,22 @@ def rows(s: GgState, player: str, kind: str, seals: int, max_len: int) -> Iterat
 
     for cid in ids:
         counts[cid] -= 1
-        yield from grow([s.cards[cid]], 0, None)
+        yield from grow([cards[cid]], 0, None)
         counts[cid] += 1
 
 
-def with_supports(s: GgState, shape: Shape, spare: dict[str, int], seals: int,
-                  score: Callable[[Shape], float]) -> Shape:
-    """Add supports one by one while the score improves (greedy)."""
-    best, best_v = shape, score(shape)
+def with_supports(s: GgState, shape: Shape, value: float, spare: dict[str, int], seals: int,
+                  score: Callable[[Shape], float]) -> tuple[Shape, float]:
+    """Add supports one by one to `shape` (whose score is `value`) while the score improves
+    (greedy); returns the shape reached and its score."""
+    best, best_v = shape, value
+    cards = s.cards
     while True:
         found = None
         for cid, n in spare.items():
             if n <= 0:
                 continue
-            card = s.cards[cid]
+            card = cards[cid]
             sup = card.support
             if sup.effect.open_slots:
                 continue
@@ -153,7 +156,7 @@ def with_supports(s: GgState, shape: Shape, spare: dict[str, int], seals: int,
                 if v > best_v + 1e-9:
                     found, best_v = (cand, cid), v
         if found is None:
-            return best
+            return best, best_v
         best = found[0]
         spare[found[1]] -= 1
 
@@ -162,9 +165,10 @@ TOP = 10
 """Rows scored without supports; the best few are tried with supports."""
 
 
-def _top(shapes: Iterator[Shape], score: Callable[[Shape], float]) -> list[Shape]:
+def _top(shapes: Iterator[Shape], score: Callable[[Shape], float]) -> list[tuple[Shape, float]]:
+    """The `TOP` best-scoring shapes (the first found first among equals), with their scores."""
     scored = sorted(((score(x), i, x) for i, x in enumerate(shapes)), key=lambda t: (-t[0], t[1]))
-    return [x for _v, _i, x in scored[:TOP]]
+    return [(x, v) for v, _i, x in scored[:TOP]]
 
 
 def best_attack(s: GgState, player: str, score: Callable[[Shape], float],
@@ -173,12 +177,11 @@ def best_attack(s: GgState, player: str, score: Callable[[Shape], float],
     seals = s.seats[player].seals
     best: Plan | None = None
     counts = hand_counts(s, player, "attack")
-    for shape in _top(rows(s, player, "attack", seals, MAX_ROW), score):
+    for shape, value in _top(rows(s, player, "attack", seals, MAX_ROW), score):
         spare = dict(counts)
         for c in shape.cards:
             spare[c.id] -= 1
-        full = with_supports(s, shape, spare, seals, score)
-        v = score(full)
+        full, v = with_supports(s, shape, value, spare, seals, score)
         plan = Plan(steps=full.steps(), cost=full.cost, value=v)
         cc = chain_cost(s, player)
         if chain_value is not None and cc is not None and full.cost + cc <= seals:
@@ -201,12 +204,11 @@ def best_defense(s: GgState, player: str, score: Callable[[Shape], float]) -> Pl
                     cost=shape.cost, combo_at=shape.combo_at)
               for shape in rows(s, player, "defense", seals, min(n, MAX_ROW))
               for offset in range(0, n - len(shape.cards) + 1))
-    for shape in _top(placed, score):
+    for shape, value in _top(placed, score):
         spare = dict(counts)
         for c in shape.cards:
             spare[c.id] -= 1
-        full = with_supports(s, shape, spare, seals, score)
-        v = score(full)
+        full, v = with_supports(s, shape, value, spare, seals, score)
         if best is None or v > best.value:
             best = Plan(steps=full.steps(), cost=full.cost, value=v)
     return best

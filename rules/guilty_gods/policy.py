@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from rules.core import Action, Rng
 from rules.guilty_gods.combat import chances, damage_total, protection
+from rules.guilty_gods.combos import chain_cost, combination_cost
 from rules.guilty_gods.content import Effect
 from rules.guilty_gods.planner import Plan, next_key, signature
 from rules.guilty_gods.plans import NO_KEEP
@@ -75,6 +76,7 @@ def choose_summoner(s: GgState, player: str) -> str:
 
     seat = s.seats[player]
     best, best_v = "", -1e9
+    plans: dict[tuple[object, ...], Plan | None] = {}
     for sid in s.deck_summoners[seat.deck_id]:
         t = clone(s)
         t.phase = "act"
@@ -91,11 +93,23 @@ def choose_summoner(s: GgState, player: str) -> str:
             v += 0.35
         if summoner.power("protection") and seat.seals >= 3:
             v += 0.3
-        plan = plan_attack(t, player)
+        alike = planning_summoner(t, player)
+        if alike not in plans:
+            plans[alike] = plan_attack(t, player)
+        plan = plans[alike]
         v += max(plan.value, RENEW_BELOW) if plan is not None else RENEW_BELOW
         if v > best_v:
             best, best_v = sid, v
     return best
+
+
+def planning_summoner(s: GgState, player: str) -> tuple[object, ...]:
+    """All that `plan_attack` reads of the player's summoner, with their seals (which a summoner
+    may raise): two summoners alike in these make the same plan, worked out once."""
+    summoner = s.summoner(player)
+    ophiel = summoner.power("extra_damage") if summoner and s.powers_on(player) else None
+    return (s.seats[player].seals, combination_cost(s, player), chain_cost(s, player),
+            ophiel.amount if ophiel else None)
 
 
 def skill_value(s: GgState, player: str, chance_id: str, effect: Effect | None, cost: int) -> float:

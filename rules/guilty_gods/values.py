@@ -113,15 +113,18 @@ def attack_score(s: GgState, player: str, rival: Rival) -> Scorer:
     ophiel = summoner.power("extra_damage") if summoner and s.powers_on(player) else None
     w = w_damage(rival.gnosis)
     worth = EffectValues(s, player)
+    facing = Facing(rival)
+    skill = SkillValues(w, worth)
 
     def score(shape: Shape) -> float:
         n = len(shape.cards)
-        d = [len(x) for x in shape.spheres]
-        b = [min(rival.block(x), float(len(x))) for x in shape.spheres]
+        facts = [facing(x) for x in shape.spheres]
+        d = [f[0] for f in facts]
+        b = [f[1] for f in facts]
         ranked = sorted(b, reverse=True)
         blocked = ranked[0] + (0.35 * ranked[1] if n > 1 and rival.seals > 0 else 0.0)
         exp = max(0.0, sum(d) - blocked)
-        p = [max(0.15, 1 - b[i] / d[i]) for i in range(n)]
+        p = [f[2] for f in facts]
         fail = 1.0
         for x in p:
             fail *= 1 - x
@@ -130,31 +133,30 @@ def attack_score(s: GgState, player: str, rival: Rival) -> Scorer:
         skills: list[tuple[float, int, float]] = []  # value, cost, chance
         for i, c in enumerate(shape.cards):
             if c.skill is not None:
-                skills.append((c.skill.effect.damage * w + worth(c.skill.effect),
-                               c.skill.cost, p[i]))
+                skills.append((skill(c.skill.effect), c.skill.cost, p[i]))
             sup = shape.supports.get(i)
             if sup is not None:
                 if sup.support.automatic:
                     extra_fx.append(sup.support.effect)
                 else:
-                    skills.append((sup.support.effect.damage * w
-                                   + worth(sup.support.effect),
-                                   sup.support.cost_for(c.level), p[i]))
+                    skills.append((skill(sup.support.effect), sup.support.cost_for(c.level), p[i]))
         if shape.group is not None:
             g = shape.group.support
             if g.automatic:
                 extra_fx.append(g.effect)
             else:
-                skills.append((g.effect.damage * w + worth(g.effect),
-                               g.cost_for(0), success))
-        auto_damage = sum(e.damage for e in extra_fx)
+                skills.append((skill(g.effect), g.cost_for(0), success))
+        auto_damage = sum(e.damage for e in extra_fx) if extra_fx else 0
         dmg = exp + auto_damage + (ophiel.amount * success if ophiel else 0)
         v = w * dmg
         if dmg >= rival.gnosis:
             v += 3.0
-        v += sum(worth(e) for e in extra_fx)
+        if extra_fx:
+            v += sum(worth(e) for e in extra_fx)
         left = seat.seals - shape.cost
-        for value, cost, chance in sorted(skills, key=lambda t: -(t[0] * t[2] - t[1] * W_SEAL)):
+        if len(skills) > 1:
+            skills.sort(key=lambda t: -(t[0] * t[2] - t[1] * W_SEAL))
+        for value, cost, chance in skills:
             if cost <= left and value > cost * W_SEAL:
                 v += chance * (value - cost * W_SEAL)
                 left -= cost
@@ -162,12 +164,45 @@ def attack_score(s: GgState, player: str, rival: Rival) -> Scorer:
         v += W_SEAL * min(lit, MAX_SEALS - (seat.seals - shape.cost))
         v -= W_SEAL * shape.cost
         used = shape.used()
-        v -= sum(card_value(c) for c in used)
+        v -= sum(map(card_value, used))
         if len(used) == hand:
             v += REFILL
         return v
 
     return score
+
+
+class Facing:
+    """What an attack card of given spheres meets from the rival, worked out once per set of
+    spheres (an attack plan scores thousands of rows made of the same few cards): (its number
+    of spheres, the spheres expected blocked, the chance it gets through)."""
+
+    def __init__(self, rival: Rival):
+        self.rival = rival
+        self._known: dict[frozenset[str], tuple[int, float, float]] = {}
+
+    def __call__(self, spheres: frozenset[str]) -> tuple[int, float, float]:
+        found = self._known.get(spheres)
+        if found is None:
+            d = len(spheres)
+            b = min(self.rival.block(spheres), float(d))
+            found = self._known[spheres] = (d, b, max(0.15, 1 - b / d))
+        return found
+
+
+class SkillValues:
+    """What a skill's effect is worth to the attacker (its damage and the rest), each effect
+    worked out once, like `EffectValues`."""
+
+    def __init__(self, w: float, worth: EffectValues):
+        self.w, self.worth = w, worth
+        self._known: dict[int, tuple[Effect, float]] = {}
+
+    def __call__(self, e: Effect) -> float:
+        found = self._known.get(id(e))
+        if found is None or found[0] is not e:
+            found = self._known[id(e)] = (e, e.damage * self.w + self.worth(e))
+        return found[1]
 
 
 def chain_value(s: GgState, player: str) -> Scorer:

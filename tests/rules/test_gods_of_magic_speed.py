@@ -198,14 +198,14 @@ def test_gains_read_one_realm_and_agree_with_the_whole_domain_reckoning():
                     assert policy._gain_place(s, p, cid, where) == expected
                     assert policy._gain_in(s, realms, cid, where) == expected
                     checked += 1
+        losses = policy._owner_losses(s)
+        assert len(losses) == len(s.in_play())
         for owner, _r, cid in s.in_play():
             loss = _plain_gain_remove(s, owner, cid)
             assert policy._gain_remove(s, owner, cid) == loss
-            assert policy._owner_loss(s, cid) == (s.where(cid)[0], loss)
+            assert losses[cid] == (s.where(cid)[0], loss)
             checked += 1
     assert checked > 3000
-    with pytest.raises(AssertionError):
-        policy._owner_loss(s, "no-such-card")
 
 
 def test_the_best_play_makes_the_domain_light_once(monkeypatch):
@@ -242,3 +242,28 @@ def test_the_copy_knows_the_fields_it_copies_flat(monkeypatch):
     assert c == s and c.rng.scripted == [3] and c.rng.scripted is not s.rng.scripted
     for name in copying._BY_FIELD:
         assert getattr(c, name) is not getattr(s, name)
+
+
+def test_a_card_with_a_single_place_is_found_without_labelling_its_places(monkeypatch):
+    """The Play plan makes a hand card with one place the whole move at once: it counts the
+    places (`one_step`) instead of labelling them all, and offers what the plain way did."""
+    from rules.gods_of_magic import plans
+
+    states = [s for s in _many() if s.phase in ("play", "magic") and s.building is None]
+    counted = 0
+    for s in states:
+        for cid in s.hands[s.player]:
+            assert sum(1 for _ in moves.places(s, s.player, cid)) == len(magic.target_options(s, s.player, cid))
+            counted += 1
+    assert counted > 1000
+    fast = [magic.play_actions(s, s.player, "Play a card") for s in states]
+    real = plans.offer
+
+    def plain(plan, building, choices, one_step=None):
+        """`offer` counting the places by making them, as it did before `one_step` counted."""
+        making = None if one_step is None else lambda v: len(list(choices(plan.args[1], {plan.args[0]: v})))
+        return real(plan, building, choices, one_step=making)
+
+    monkeypatch.setattr(magic, "offer", plain)
+    assert fast == [magic.play_actions(s, s.player, "Play a card") for s in states]
+    assert sum(1 for acts in fast for a in acts if a.key.startswith("play:")) > 50  # whole moves offered

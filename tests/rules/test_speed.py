@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import pytest
-from pydantic import BaseModel
 
 from rules.core import Rng
 from rules.core.steps import Option, StepPlan
@@ -122,15 +121,7 @@ def test_gods_of_magic_apply_copies_the_domains_by_hand(monkeypatch):
 def test_gods_of_magic_the_hand_made_copy_is_equal_and_shares_nothing_mutable():
     from rules.core.state import independent_copy
     from rules.gods_of_magic.copying import copy_state
-
-    def mutables(value, out):
-        if isinstance(value, (list, dict, set, BaseModel)):
-            out.append(value)
-        items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else \
-            value.__dict__.values() if isinstance(value, BaseModel) else ()
-        for v in items:
-            mutables(v, out)
-        return out
+    from tests.support.sharing import mutables
 
     checked = 0
     for s in [*_gom_states(5, 4, 250), *_gom_states(3, 1, 250)]:
