@@ -55,11 +55,38 @@ def content_files(game_id: str, pattern: str) -> list[Path]:
 def read_yaml(path: Path) -> object:
     try:
         with path.open(encoding="utf-8") as fh:
-            return yaml.safe_load(fh)
+            data = yaml.safe_load(fh)
     except yaml.YAMLError as exc:
         raise ContentError(f"{path}: not valid YAML: {exc}") from exc
     except OSError as exc:
         raise ContentError(f"{path}: cannot be read: {exc}") from exc
+    broken = _unsendable(data)
+    if broken is not None:
+        raise ContentError(f"{path}: the text {broken!r} holds an escape that is half a character "
+                           "(a lone \\ud800-\\udfff); write the character itself")
+    return data
+
+
+def _unsendable(value: object) -> str | None:
+    """The first text in `value` that is not valid Unicode (a lone surrogate, which YAML's
+    `\\ud800` escapes make): Discord's messages could not carry it."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value[:40]
+        return None
+    if isinstance(value, dict):
+        parts = [*value.keys(), *value.values()]
+    elif isinstance(value, list):
+        parts = value
+    else:
+        return None
+    for part in parts:
+        found = _unsendable(part)
+        if found is not None:
+            return found
+    return None
 
 
 def load_model(path: Path, model: type[M]) -> M:
