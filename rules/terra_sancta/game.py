@@ -28,7 +28,6 @@ from rules.terra_sancta.plans import (
     SKIP,
     act_fields,
     act_key,
-    act_value,
     find_move,
     piece_key,
 )
@@ -65,6 +64,10 @@ _LAND_PREFIX = f"{LAND.verb}.square:"
 
 _TARGET_PREFIXES = {kind: f"{plan.verb}.target:" for kind, plan in ABILITY_PLANS.items()}
 """ability kind -> how the keys of its extra action begin (the target's name follows)."""
+
+_CHOSEN: list[tuple[TSState, str, str, Piece, int, tuple[int, Move | None, FactionSheet]]] = []
+"""The last step `TerraSancta.chosen_step` made: (state, player, key, the piece, the number of
+pieces, what `_move_step` finds for the key); one at most, so no older state is kept alive."""
 
 _PLAYABLE_BY_NAME = {square_name(q): q for q in sorted(PLAYABLE)}
 
@@ -186,9 +189,12 @@ class TerraSancta(Game):
         while True:
             s.turn += 1
             s.turn_player = player
-            s.stage = "select"
-            s.building = None
-            s.damaged = False
+            if s.stage != "select":
+                s.stage = "select"
+            if s.building is not None:
+                s.building = None
+            if s.damaged:
+                s.damaged = False
             s.dice = [d for d in s.dice if d.turn >= s.turn - len(s.alive) + 1]  # since my last turn
             if not all(p.kind == "K" for p in s.board.values()):
                 return
@@ -215,9 +221,7 @@ class TerraSancta(Game):
         return player
 
     def _end_turn(self, s: TSState, events: list[Event]) -> None:
-        s.building = None
-        s.landing = []
-        s.attack_from = None
+        _clear_move(s)
         if s.stage == "over":
             return
         s.quiet_turns = 0 if s.damaged else s.quiet_turns + 1
@@ -233,9 +237,7 @@ class TerraSancta(Game):
 
     def _after_action(self, s: TSState, player: str, events: list[Event]) -> None:
         """The move or attack is done: the faction's extra action, or the end of the turn."""
-        s.building = None
-        s.landing = []
-        s.attack_from = None
+        _clear_move(s)
         if s.stage == "over":
             return
         sheet = self.sheet(s, player)
@@ -320,6 +322,27 @@ class TerraSancta(Game):
         not every piece's); any other key, or one not found so, goes through `legal_actions`."""
         return self._find(state, player, action.key if isinstance(action, Action) else action)[0]
 
+    def chosen_step(self, s: TSState, player: str, q: int, move: Move | None, sheet: FactionSheet) -> Action:
+        """The automatic player's choice of a move's step on `s`: the piece on `q` (`move` None)
+        or its act `move`, which the caller found legal (the move generator's, on this board, of
+        `player`'s piece on `q`, `sheet` being `player`'s). Its action (`piece_action`,
+        `act_action`) is made and, with what `_move_step` would find for its key, kept, so that
+        `apply` on this very state object takes the step without checking the key again (a state
+        is never changed once made: `apply` copies it). A test compares the kept step with
+        `_move_step`'s at every step of many games."""
+        action = self.piece_action(s, q, sheet) if move is None else self.act_action(s, move, sheet)
+        _CHOSEN[:] = [(s, player, action.key, s.board[q], len(s.board), (q, move, sheet))]
+        return action
+
+    def _kept_step(self, s: TSState, player: str, key: str) -> tuple[int, Move | None, FactionSheet] | None:
+        """The step `chosen_step` kept for this state object, player and key (None if another)."""
+        if _CHOSEN:
+            state, who_, kept_key, piece, count, step = _CHOSEN[0]
+            if state is s and kept_key == key and who_ == player and len(s.board) == count \
+                    and s.board.get(step[0]) is piece:
+                return step
+        return None
+
     def _find(self, s: TSState, player: str, key: str) -> tuple[Action, Move | None]:
         """`find_action` for this key, and the move it names when it is the second step of a
         move (its act), so that `apply` makes that move without generating the piece's moves
@@ -391,18 +414,19 @@ class TerraSancta(Game):
 
     def apply(self, state, player, action, text=None):
         key = action.key if isinstance(action, Action) else action
-        match = self._move_step(state, player, key) if state.stage == "select" and player == state.turn_player else None
+        match = (self._kept_step(state, player, key) or self._move_step(state, player, key)) \
+            if state.stage == "select" and player == state.turn_player else None
         s: TSState
         events: list[Event] = []
         if match is not None:  # a move's step: checked without building its action, and taken
-            sq, move, _ = match  # as `MOVE.handle` takes it (a test compares them)
+            sq, move, sheet = match  # as `MOVE.handle` takes it (a test compares them)
             s = copy_state(state)
             if move is None:  # the piece: the move being built names it
-                s.building = Building(verb=MOVE.verb, args={"piece": square_name(sq)})
+                s.building = _piece_building(sq)
             else:  # its act: the move is built, and made
                 assert state.building is not None
                 s.building = None
-                self._do_move(s, player, {**state.building.args, "act": act_value(move)}, events, move)
+                self._make_move(s, player, move, sheet, events)
             return Outcome(state=s, events=events)
         aimed = self._ability_step(state, player, key) if state.stage == "ability" and player == state.turn_player \
             else None
@@ -456,6 +480,12 @@ class TerraSancta(Game):
         move = found if found is not None else find_move(piece_moves(s.board, parse_square(chosen["piece"]), sheet),
                                                          chosen["act"])
         assert move is not None  # find_action checked the key
+        self._make_move(s, player, move, sheet, events)
+
+    def _make_move(self, s: TSState, player: str, move: Move, sheet: FactionSheet, events: list[Event]) -> None:
+        """Make `move`, one of the moves of `player`'s piece on `move.frm` on this board (`sheet`
+        being `player`'s): what `_do_move` does once it has the move (`apply` calls it with the
+        move `_move_step` found; a test compares it with the move looked up again)."""
         frm, to = move.frm, move.to
         piece = s.board[frm]
         if move.kind == "move":
@@ -581,6 +611,31 @@ class TerraSancta(Game):
                 f"the move under way names no piece of {s.turn_player}: {s.building.args}"
         if s.stage == "over":
             assert s.draw or s.winner in s.players
+
+
+_BUILDINGS: dict[int, Building] = {}
+
+
+def _piece_building(sq: int) -> Building:
+    """`Building(verb=MOVE.verb, args={"piece": square_name(sq)})`, the move being built once its
+    piece is chosen, made once per square: a Building is frozen, and states already share it
+    (copying.py), so every state choosing that square may share one."""
+    found = _BUILDINGS.get(sq)
+    if found is None:
+        found = _BUILDINGS[sq] = Building(verb=MOVE.verb, args={"piece": square_name(sq)})
+    return found
+
+
+def _clear_move(s: TSState) -> None:
+    """No move under way any more: no move being built, no landing to choose. Each field is
+    written only when it holds something (so the end of a turn after an action, which both
+    clear, writes nothing twice); the state is the same as after writing all three."""
+    if s.building is not None:
+        s.building = None
+    if s.landing:
+        s.landing = []
+    if s.attack_from is not None:
+        s.attack_from = None
 
 
 GAME = TerraSancta()

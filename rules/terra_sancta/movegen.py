@@ -93,6 +93,9 @@ class _Hooks(NamedTuple):
     pawn_steps: list[tuple[int, ...]]
     reach: dict[str, int]
     ranged: bool
+    slides: dict[str, list[list[tuple[int, ...]]]]
+    """slides[kind][square]: a slider's rays from there (in `_SLIDES[kind]` order), each cut to
+    its reach: `[RAYS[square][d][:reach[kind]] for d in _SLIDES[kind]]`, cut once per sheet."""
 
 
 _HOOKS: dict[int, tuple[FactionSheet, _Hooks]] = {}
@@ -103,9 +106,10 @@ def hooks(sheet: FactionSheet) -> _Hooks:
     found = _HOOKS.get(id(sheet))
     if found is not None and found[0] is sheet:
         return found[1]
-    made = _Hooks(STEPS_ALL if sheet.piece("P").diagonal_step else STEPS_ORTHOGONAL,
-                   {k: sheet.piece(k).range or 11 for k in _SLIDES},
-                   sheet.ability.kind == "ranged")
+    reach = {k: sheet.piece(k).range or 11 for k in _SLIDES}
+    made = _Hooks(STEPS_ALL if sheet.piece("P").diagonal_step else STEPS_ORTHOGONAL, reach,
+                   sheet.ability.kind == "ranged",
+                   {k: [[RAYS[sq][d][:reach[k]] for d in dirs] for sq in SQUARES] for k, dirs in _SLIDES.items()})
     _HOOKS[id(sheet)] = (sheet, made)  # the sheet is kept alive with it, so its id stays its own
     return made
 
@@ -159,10 +163,7 @@ def entries_with(board: dict[int, Piece], sq: int, sheet: FactionSheet, found: _
                 for turn, squares in paths:
                     out.append(_move(Move, ("attack", sq, target, squares, turn)))
     else:
-        reach = found.reach[kind]
-        rays = RAYS[sq]
-        for d in _SLIDES[kind]:
-            ray = rays[d][:reach]
+        for ray in found.slides[kind][sq]:
             for i, to in enumerate(ray):
                 other = board.get(to)
                 if other is None:
@@ -241,10 +242,8 @@ def targets_with(board: dict[int, Piece], sq: int, sheet: FactionSheet, found: _
             if other is None or other.owner != owner:
                 out.add(target)
     else:
-        reach = found.reach[kind]
-        rays = RAYS[sq]
-        for d in _SLIDES[kind]:
-            for to in rays[d][:reach]:
+        for ray in found.slides[kind][sq]:
+            for to in ray:
                 other = board.get(to)
                 if other is None:
                     out.add(to)

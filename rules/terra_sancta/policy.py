@@ -16,7 +16,6 @@ The plan is a pure function of the state, so it is cached between the two steps 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from functools import cache
 from math import inf
@@ -45,7 +44,13 @@ from rules.terra_sancta.pieces import KINDS, Piece, attack_die, max_health
 from rules.terra_sancta.plans import ABILITY_PLANS, MOVE, SKIP
 from rules.terra_sancta.sight import BIT, BoardMasks, board_masks
 from rules.terra_sancta.state import TSState
-from rules.terra_sancta.threats import king_attackers, threat_table
+from rules.terra_sancta.threats import (
+    Halved,
+    ThreatTable,
+    king_attackers,
+    threat_lanes,
+    threat_table,
+)
 
 VALUE = {"P": 1.0, "N": 3.0, "B": 3.0, "R": 4.0, "Q": 7.0, "K": 60.0}
 _MAX_HP = {k: max_health(k) for k in KINDS}
@@ -135,7 +140,7 @@ def _risk(piece: Piece, threat: float) -> float:
     return min(1.0, threat / piece.hp) * VALUE[piece.kind] * RISK_WEIGHT
 
 
-def safest_landing(s: TSState, player: str, piece: Piece, options: list[int], threat: Sequence[float]) -> int:
+def safest_landing(s: TSState, player: str, piece: Piece, options: list[int], threat: ThreatTable) -> int:
     """Where a wounding attacker should land among `options`: the square it risks least on, then
     the least threatened, then the nearest to an enemy king (to keep the pressure on). `threat`
     is by square (`threats.threat_table`)."""
@@ -271,7 +276,10 @@ def _scores(s: TSState, player: str, only: int | None, scored: list[tuple[float,
             enemy_kings.append(q)
         elif leads:
             strength[owner] = strength.get(owner, 0.0) + VALUE[p.kind] * p.hp / _MAX_HP[p.kind]
-    threat, attackers_of_king = threat_table(s, player, my_king, BoardMasks(taken, kings, owners))
+    # the threats doubled (ints): a risk's `threat / hp` is `doubled / (2 * hp)`, the same
+    # quotient rounded once, so the same float; `threat` halves a square as it is read
+    doubled, attackers_of_king = threat_lanes(s, player, my_king, BoardMasks(taken, kings, owners))
+    threat = Halved(doubled)
     aims = [kept_aims(board, k, taken) for k in enemy_kings]
     # an enemy down to its king alone (its squares: one bit) is hunted harder
     hunt = 4.0 if any(owners[board[k].owner].bit_count() == 1 for k in enemy_kings) else 1.0
@@ -301,8 +309,9 @@ def _scores(s: TSState, player: str, only: int | None, scored: list[tuple[float,
         kind = piece.kind
         hp = piece.hp
         worth = VALUE[kind]
-        here_threat = threat[sq]
-        here_risk = min(1.0, here_threat / hp) * worth * RISK_WEIGHT if here_threat else 0.0
+        hp2 = hp + hp
+        here_threat = doubled[sq]
+        here_risk = min(1.0, here_threat / hp2) * worth * RISK_WEIGHT if here_threat else 0.0
         dist_here = nearest[sq]
         is_king = kind == "K"
         hunts = not is_king and bool(enemy_kings)
@@ -317,8 +326,8 @@ def _scores(s: TSState, player: str, only: int | None, scored: list[tuple[float,
             if e.__class__ is int:  # a plain move to e
                 end = e
                 score = start
-                end_threat = threat[end]
-                end_risk = min(1.0, end_threat / hp) * worth * RISK_WEIGHT if end_threat else 0.0
+                end_threat = doubled[end]
+                end_risk = min(1.0, end_threat / hp2) * worth * RISK_WEIGHT if end_threat else 0.0
                 score += (here_risk - end_risk) / boldness
                 if hunts:
                     score += hunt_pull * (dist_here - nearest[end]) * pull_share
@@ -348,7 +357,7 @@ def _scores(s: TSState, player: str, only: int | None, scored: list[tuple[float,
     return best
 
 
-def _attack_score(s: TSState, player: str, m: Move, piece: Piece, sheet: FactionSheet, threat: Sequence[float],
+def _attack_score(s: TSState, player: str, m: Move, piece: Piece, sheet: FactionSheet, threat: ThreatTable,
                   attackers_of_king: set[int], leader: str | None, drain: float) -> tuple[float, int, Piece]:
     """An attack's or a shot's worth before the risk and the pull (see `score_moves`), the square
     the attacker ends on and the attacker as it ends (healthier after a drain)."""
@@ -457,7 +466,8 @@ def choose(game, state: TSState, player: str, rng: Rng) -> Action:
     """The automatic player's action for the current step. Only the chosen action is built, by
     the game's own maker of that action (a move's piece or act, a landing, an extra action),
     not every legal action: the move comes from the move generator on this very board, so its
-    key needs no checking (`find_action` would check it)."""
+    key needs no checking (`find_action` would check it), and `apply` on this state takes it
+    without checking it again (`TerraSancta.chosen_step`)."""
     s = state
     if s.stage == "select" and s.building is not None:  # the piece is chosen: its act
         move = best_move(s, player)
@@ -465,12 +475,12 @@ def choose(game, state: TSState, player: str, rng: Rng) -> Action:
             move = top_move(s, player, only=s.selected)
         if move is None:
             return game.find_action(s, player, MOVE.back_key)
-        return game.act_action(s, move, factions_of(s.content)[s.factions[player]])
+        return game.chosen_step(s, player, move.frm, move, factions_of(s.content)[s.factions[player]])
     if s.stage == "select":
         move = best_move(s, player)
         if move is None:
             return game.legal_actions(s, player)[0]
-        return game.piece_action(s, move.frm, factions_of(s.content)[s.factions[player]])
+        return game.chosen_step(s, player, move.frm, None, factions_of(s.content)[s.factions[player]])
     if s.stage == "land":
         threat = threat_table(s, player, None, board_masks(s.board))[0]
         assert s.attack_from is not None  # the land stage always follows a wounding attack

@@ -4,7 +4,9 @@ straight from the move tables.
 `threat_levels` is the `threat` half of `policy.threat_map` (square -> expected damage the
 enemies could deal there), built from each enemy piece's targets as `sight` keeps them;
 `threat_table` is the same as a list by square (each enemy's share kept between calls and
-brought up to date, see `EnemyThreat`), with the attackers of one king.
+brought up to date, see `EnemyThreat`), with the attackers of one king; `threat_lanes` the same
+doubled, as ints, which the automatic player reads (halving a square only when it needs the
+threat itself, `Halved`).
 `king_attackers` is the `reach` half asked about one king, found by looking outwards from the
 king instead of from every enemy piece. Tests check them against `policy.threat_map` over many
 positions.
@@ -16,6 +18,7 @@ point whatever the order of the pieces.
 from __future__ import annotations
 
 import sys
+from typing import Protocol
 
 from rules.terra_sancta.board import ORTHOGONAL, SQUARES
 from rules.terra_sancta.content import FactionSheet, factions_of
@@ -62,8 +65,37 @@ _BYTES = LANE // 8 * len(SQUARES)
 
 def threat_table(s: TSState, player: str, king: int | None,
                  masks: BoardMasks) -> tuple[list[float], set[int]]:
-    """threat[square] (0.0 where no enemy reaches; the values of `threat_levels`) and
-    `king_attackers(s, king)` (an empty set when `king` is None), `king` being the square of
+    """`threat_lanes` with each square's threat halved, as a float: the threat itself."""
+    doubled, attackers = threat_lanes(s, player, king, masks)
+    return list(map(_HALF.__getitem__, doubled)), attackers
+
+
+class ThreatTable(Protocol):
+    """What reads a threat table by square takes: a `threat_table` or a `Halved`."""
+
+    def __getitem__(self, q: int, /) -> float: ...
+
+
+class Halved:
+    """A threat table read square by square from `threat_lanes`' doubled threats:
+    `Halved(doubled)[q] == threat_table(...)[0][q]`, halving only the squares read."""
+
+    __slots__ = ("doubled",)
+
+    def __init__(self, doubled: list[int]) -> None:
+        self.doubled = doubled
+
+    def __getitem__(self, q: int, /) -> float:
+        return _HALF[self.doubled[q]]
+
+    def __len__(self) -> int:
+        return len(self.doubled)
+
+
+def threat_lanes(s: TSState, player: str, king: int | None,
+                 masks: BoardMasks) -> tuple[list[int], set[int]]:
+    """Twice threat[square], an int (0 where no enemy reaches; twice the values of
+    `threat_levels`), and `king_attackers(s, king)` (an empty set when `king` is None), `king` being the square of
     `player`'s king and `masks` `sight.board_masks(s.board)`. Each enemy piece's targets come
     from `sight` (kept between turns) with their weights, which add up lane by lane to twice the
     threat on each square: the weights are the expected damage of a d8 or a d16 (4.5, 8.5)
@@ -77,9 +109,8 @@ def threat_table(s: TSState, player: str, king: int | None,
         own = owners.get(owner)
         if own is not None:  # (an enemy with no piece left threatens nothing)
             total += enemy_threat(sheet_sight(sheet), owner).update(board, taken, own, kings)
-    lanes = memoryview(total.to_bytes(_BYTES, sys.byteorder)).cast("H")
-    threat = list(map(_HALF.__getitem__, lanes))
-    return threat, king_attackers(s, king) if king is not None and threat[king] else set()
+    doubled = memoryview(total.to_bytes(_BYTES, sys.byteorder)).cast("H").tolist()
+    return doubled, king_attackers(s, king) if king is not None and doubled[king] else set()
 
 
 class EnemyThreat:

@@ -13,7 +13,7 @@ from rules.core.state import independent_copy
 from rules.core.steps import Option
 from rules.terra_sancta import GAME as TS
 from rules.terra_sancta import policy
-from rules.terra_sancta.board import PLAYABLE, SQUARES, square_name
+from rules.terra_sancta.board import PLAYABLE, SQUARES, parse_square, square_name
 from rules.terra_sancta.content import factions_of
 from rules.terra_sancta.copying import HOW, copy_state
 from rules.terra_sancta.factions import ability_targets, shot_die
@@ -358,10 +358,15 @@ def test_the_automatic_player_never_sorts_every_move(monkeypatch):
 
 
 def _act_steps():
-    """Positions where the piece is chosen, with the automatic player's act."""
+    """Positions where the piece is chosen, with the automatic player's act (not kept for
+    `apply`, see `TerraSancta.chosen_step`: its key is checked as any other)."""
+    from rules.terra_sancta import game as game_module
+
     for s in _POSITIONS[4][:1500]:
         if s.stage == "select" and s.building is not None:
-            yield s, TS.auto_action(s, s.turn_player, Rng(seed=1)).key
+            key = TS.auto_action(s, s.turn_player, Rng(seed=1)).key
+            game_module._CHOSEN.clear()
+            yield s, key
 
 
 def test_apply_generates_none_of_the_pieces_moves(monkeypatch):
@@ -388,12 +393,20 @@ def test_apply_generates_none_of_the_pieces_moves(monkeypatch):
 
 
 def test_the_move_found_is_the_move_looked_up_again(monkeypatch):
-    real = TerraSancta._do_move
+    real = TerraSancta._make_move
     checked = 0
     for s, key in _act_steps():
         if key == "move.back":
             continue
-        monkeypatch.setattr(TerraSancta, "_do_move", lambda self, s2, p, c, e, f=None: real(self, s2, p, c, e))
+        assert s.building is not None
+
+        def looked_up(self, s2, p, m, sheet, e, piece=s.building.args["piece"]):
+            sheet = TS.sheet(s2, p)  # the sheet, and the move among the piece's moves by its act
+            found = find_move(piece_moves(s2.board, parse_square(piece), sheet), act_value(m))
+            assert found == m
+            real(self, s2, p, found, sheet, e)
+
+        monkeypatch.setattr(TerraSancta, "_make_move", looked_up)
         expected = TS.apply(s, s.turn_player, key)  # the move looked up among the piece's moves
         monkeypatch.undo()
         got = TS.apply(s, s.turn_player, key)
