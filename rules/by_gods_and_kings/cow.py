@@ -45,16 +45,23 @@ class Writing(threading.local):
 WRITING = Writing()
 
 
+_SET_DICT = BaseModel.__dict__["__dict__"].__set__
+_SET_FIELDS_SET = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_SET_EXTRA = BaseModel.__dict__["__pydantic_extra__"].__set__
+_SET_PRIVATE = BaseModel.__dict__["__pydantic_private__"].__set__
+"""The setters of a model's four slots (BaseModel.__slots__), called directly: a model's own
+`__setattr__` validates, and `object.__setattr__` looks each one up by name."""
+
+
 def remade(model: M, fields: dict[str, Any]) -> M:
     """`rules.core.state.rebuilt` for the models of this game's state, which hold no extra and
     no private values (a test checks): a model of the same class holding `fields`, made
     without validation, with a fields set of its own."""
     out = object.__new__(type(model))
-    setattr_ = object.__setattr__
-    setattr_(out, "__dict__", fields)
-    setattr_(out, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
-    setattr_(out, "__pydantic_extra__", None)
-    setattr_(out, "__pydantic_private__", None)
+    _SET_DICT(out, fields)
+    _SET_FIELDS_SET(out, set(model.__pydantic_fields_set__))
+    _SET_EXTRA(out, None)
+    _SET_PRIVATE(out, None)
     return out
 
 

@@ -314,7 +314,11 @@ def finish_turn(s: BgkState, unit: AnyUnit) -> None:
 def end_turn(s: BgkState, events: list[Event]) -> None:
     """The actor's turn is over: count its statuses down and go on."""
     if s.actor is not None and s.battle is not None:
-        finish_turn(s, s.unit(s.actor))
+        actor = s.peek(s.actor)  # read: without statuses nor a miss, `finish_turn` changes
+        if actor.statuses or actor.miss:  # nothing of it, and it is not copied (cow.py)
+            finish_turn(s, s.unit(s.actor))
+        else:
+            assign(s, actor=None, played=None, queue=[], spent=0, intent=None)
     next_turn(s, events)
 
 

@@ -49,6 +49,8 @@ from rules.by_gods_and_kings.plans import (
     actions,
     handle,
     made,
+    settle,
+    step_after,
     still_valid,
 )
 from rules.by_gods_and_kings.policy import choose, route_choice, turn_choice
@@ -282,14 +284,19 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
     # --- applying ---------------------------------------------------------------------------------------
     def apply(self, state: BgkState, player: str, action: str | Action,
               text: str | None = None) -> Outcome:
-        key = self._legal_key(state, player, action)
+        key, step = self._legal_key(state, player, action)
         s, units = copy_for_move(state)
         events: list[Event] = []
         head = key.split(":")[0]
         verb = head.split(".")[0]
         WRITING.begin(s, units)
         try:
-            if "." in head and verb in PLANS:
+            if step is not None:  # a step of the turn's plan, worked out by the key's check
+                plan = TURN_PLANS[s.phase]
+                done = settle(s, player, plan, step)
+                if done is not None:
+                    self._finish_plan(s, player, plan.verb, done, events)
+            elif "." in head and verb in PLANS:
                 done = handle(s, player, PLANS[verb], key)
                 if done is not None:
                     self._finish_plan(s, player, verb, done, events)
@@ -300,15 +307,25 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
             WRITING.end()
         return outcome(s, events)
 
-    def _legal_key(self, s: BgkState, player: str, action: str | Action) -> str:
+    def _legal_key(self, s: BgkState, player: str,
+                   action: str | Action) -> tuple[str, dict[str, str] | None]:
         """The key of the action to apply, checked. A move of the seat's turn is checked on
         its key alone (legality.py); any other key, or one refused there, is looked up the
-        long way (`find_action`, which also says why a key is refused)."""
+        long way (`find_action`, which also says why a key is refused). With it, for a step
+        of the turn's plan, the move's arguments once the key is applied (`step_after`,
+        worked out once for the check and the step), else None."""
         key = action.key if isinstance(action, Action) else action
-        if checks_keys(s, player) and is_turn_key(s, player, key):
-            self._offered = None  # what the automatic player offered is only for this apply
-            return key
-        return self.find_action(s, player, key).key
+        if checks_keys(s, player):
+            plan = TURN_PLANS.get(s.phase)
+            if plan is not None and key != plan.back_key:
+                step = step_after(s, player, plan, key)
+                if step is not None:
+                    self._offered = None  # what the automatic player offered is only for this apply
+                    return key, step
+            elif is_turn_key(s, player, key):
+                self._offered = None
+                return key, None
+        return self.find_action(s, player, key).key, None
 
     def _finish_plan(self, s: BgkState, seat: str, verb: str, args: dict[str, str],
                      events: list[Event]) -> None:
@@ -348,10 +365,15 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
         else:
             setting_out = not s.visited and s.battle is None
             camp_move(s, seat, key, events)
-            for h in s.party:  # read; a character is changed (copied) only when its HP is
-                hp = max_hp(s, h) if setting_out else min(h.hp, max_hp(s, h))
-                if hp != h.hp:
-                    s.hero(h.id).hp = hp
+            # A character's max HP depends on it and its mates' shards alone: when the move
+            # changed no character (each still shared with the state before it, cow.py), each
+            # one's HP is still within it (the state's invariant) and nothing is cut.
+            shared = WRITING.shared
+            if setting_out or not all(id(h) in shared for h in s.party):
+                for h in s.party:  # read; a character is changed (copied) only when its HP is
+                    hp = max_hp(s, h) if setting_out else min(h.hp, max_hp(s, h))
+                    if hp != h.hp:
+                        s.hero(h.id).hp = hp
             if setting_out and s.phase != "camp":  # a wipe starts over from the party as it left
                 s.origin = [independent_copy(h) for h in s.party]
 

@@ -89,12 +89,14 @@ def _fill(plan: StepPlan, args: dict[str, str], src: Values, last: bool) -> dict
     """Fill in the forced steps (a single option) that follow the chosen ones; the plan's last
     step only when `last` (right after a click: a move is never made without one)."""
     args = dict(args)
-    for arg in plan.args:
+    steps = plan.args
+    final = steps[-1]
+    for arg in steps:
         if arg in args:
             continue
-        if arg == plan.args[-1] and not last:
+        if not last and arg == final:
             break
-        offered = list(src(arg, args))
+        offered = src(arg, args)
         if len(offered) != 1:
             break
         args[arg] = offered[0]
@@ -122,7 +124,10 @@ def remembered(src: Source) -> Source:
 
 def _next_arg(plan: StepPlan, args: dict[str, str]) -> str | None:
     """`plan.next_arg` for the arguments chosen so far, without building a Building model."""
-    return next((a for a in plan.args if a not in args), None)
+    for arg in plan.args:
+        if arg not in args:
+            return arg
+    return None
 
 
 _MADE: dict[tuple[object, ...], Action] = {}
@@ -177,16 +182,31 @@ def is_action_key(s: BgkState, seat: str, plan: StepPlan, key: str) -> bool:
     """Whether `key` is the key of one of `actions(s, seat, plan)` for a plan of the turn
     (PLAY, FIRE, NPC), checked on the values of its steps: the same steps filled in, a value
     of the same next step, or Back while a move of the plan is being built."""
-    src = values(s, seat, plan)
-    stored = s.buildings.get(seat)
     if key == plan.back_key:
+        stored = s.buildings.get(seat)
         return stored is not None and stored.verb == plan.verb
-    args = _current(plan, stored, src)
+    return step_after(s, seat, plan, key) is not None
+
+
+def step_after(s: BgkState, seat: str, plan: StepPlan, key: str) -> dict[str, str] | None:
+    """For a plan of the turn (PLAY, FIRE, NPC) and a key other than Back: the arguments of
+    the seat's move once `key` is applied (what `handle` stores, or gives when the move is
+    complete), or None when `key` is not the key of one of `actions(s, seat, plan)`: the same
+    steps filled in, then a value of the next step. `apply` checks a key and works out its
+    step with this one computation (`settle` then updates the move being built)."""
+    src = values(s, seat, plan)
+    args = _current(plan, s.buildings.get(seat), src)
     nxt = _next_arg(plan, args)
     if nxt is None:
-        return False
+        return None
     head = f"{plan.verb}.{nxt}:"
-    return key.startswith(head) and key[len(head):] in src(nxt, args)
+    if not key.startswith(head):
+        return None
+    value = key[len(head):]
+    if value not in src(nxt, args):
+        return None
+    args[nxt] = value  # `_fill` gave a copy of its own
+    return _fill(plan, args, src, True)
 
 
 def chosen_after(plan: StepPlan, args: dict[str, str], key: str) -> dict[str, str]:
@@ -199,6 +219,16 @@ def chosen_after(plan: StepPlan, args: dict[str, str], key: str) -> dict[str, st
     chosen = dict(args)
     chosen[arg] = value
     return chosen
+
+
+def settle(s: BgkState, seat: str, plan: StepPlan, args: dict[str, str]) -> dict[str, str] | None:
+    """Keep `args` (`step_after`'s, or `handle`'s) as the seat's move being built, or end it
+    when complete: then its arguments are given back."""
+    if _next_arg(plan, args) is None:
+        s.buildings.pop(seat, None)
+        return args
+    s.buildings[seat] = Building(verb=plan.verb, args=args)
+    return None
 
 
 def handle(s: BgkState, seat: str, plan: StepPlan, key: str) -> dict[str, str] | None:
@@ -220,12 +250,7 @@ def handle(s: BgkState, seat: str, plan: StepPlan, key: str) -> dict[str, str] |
         if args and args != base:
             s.buildings[seat] = Building(verb=plan.verb, args=args)
         return None
-    args = _fill(plan, chosen_after(plan, _current(plan, stored, src), key), src, True)
-    if _next_arg(plan, args) is None:
-        s.buildings.pop(seat, None)
-        return args
-    s.buildings[seat] = Building(verb=plan.verb, args=args)
-    return None
+    return settle(s, seat, plan, _fill(plan, chosen_after(plan, _current(plan, stored, src), key), src, True))
 
 
 def still_valid(s: BgkState, seat: str, building: Building) -> bool:

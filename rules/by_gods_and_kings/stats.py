@@ -5,11 +5,13 @@ HP in a sheet is the maximum; the unit's `hp` is what it has left.
 
 from __future__ import annotations
 
+from typing import Any
+
 from rules.by_gods_and_kings.content import Catalogue, Stats
 from rules.by_gods_and_kings.effects_model import STAT_DOWN
 from rules.by_gods_and_kings.gear import gear_stats, shard_stats
 from rules.by_gods_and_kings.levels import growth_stats
-from rules.by_gods_and_kings.memo import catalogue_memo
+from rules.by_gods_and_kings.memo import LIMIT, catalogue_memo
 from rules.by_gods_and_kings.state import BgkState, Foe, Hero, Npc, Unit
 
 BOSS_RANKS = ("boss", "mega_boss")
@@ -39,9 +41,13 @@ def hero_base(cat: Catalogue, hero: Hero, party: list[Hero]) -> Stats:
     shards ask for none: then the party is not read)."""
     equipped = tuple(hero.equipped)
     worn = hero.loadout  # its item ids: plain strings hash and compare faster than the model
+    xp = hero.shard_xp
     key = (hero.template, worn.main, worn.off, worn.body, worn.head, equipped,
-           tuple(map(hero.shard_xp.get, equipped)))
-    memo = catalogue_memo(cat, "hero_base")
+           tuple([xp.get(sid) for sid in equipped]) if equipped else ())
+    held = _HERO_BASE
+    if held[0] is not cat or len(held[1]) > LIMIT:
+        held = _hero_base_table(cat)
+    memo = held[1]
     found = memo.get(key)
     if found is None:
         asked = frozenset(x for sid in equipped for bonus in cat.shards[sid].bonuses
@@ -58,15 +64,39 @@ def hero_base(cat: Catalogue, hero: Hero, party: list[Hero]) -> Stats:
     return base
 
 
+_HERO_BASE: tuple[Catalogue | None, dict[Any, Any]] = (None, {})
+"""The catalogue `hero_base` last read and its table (`catalogue_memo`), kept at hand: one
+tuple, replaced whole, so a thread never pairs one catalogue with another's table."""
+
+
+def _hero_base_table(cat: Catalogue) -> tuple[Catalogue | None, dict[Any, Any]]:
+    global _HERO_BASE
+    _HERO_BASE = held = (cat, catalogue_memo(cat, "hero_base"))
+    return held
+
+
 def _hero_base(cat: Catalogue, hero: Hero, others: frozenset[str]) -> Stats:
     template = next(c for c in cat.characters if c.id == hero.template)
     return (template.base + gear_stats(cat, hero.loadout)
             + shard_stats(cat, hero.equipped, hero.loadout, set(others)) + growth_stats(cat, hero))
 
 
+_FOE_BASE: tuple[Catalogue | None, dict[Any, Any]] = (None, {})
+"""As `_HERO_BASE`, for `foe_base`."""
+
+
+def _foe_base_table(cat: Catalogue) -> tuple[Catalogue | None, dict[Any, Any]]:
+    global _FOE_BASE
+    _FOE_BASE = held = (cat, catalogue_memo(cat, "foe_base"))
+    return held
+
+
 def foe_base(cat: Catalogue, enemy_id: str, party: int) -> Stats:
     """An enemy's stats without statuses, its HP scaled to the party's size."""
-    memo = catalogue_memo(cat, "foe_base")
+    held = _FOE_BASE
+    if held[0] is not cat or len(held[1]) > LIMIT:
+        held = _foe_base_table(cat)
+    memo = held[1]
     key = (enemy_id, party)
     found = memo.get(key)
     if found is None:

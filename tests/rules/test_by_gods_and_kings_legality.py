@@ -178,3 +178,57 @@ def test_a_route_vote_weighed_alone_is_the_long_ways_vote():
                 votes += 1
                 drawn += quick.counter > 0
     assert votes > 20 and 0 < drawn < votes, (votes, drawn)
+
+
+def test_a_step_worked_out_with_its_check_is_the_step_handle_takes():
+    """`apply` checks a step key of the turn's plan and works out the move's arguments after
+    it in one computation (`plans.step_after`, then `plans.settle`): for every legal step key
+    it gives what `handle` does, and for every other key None, as the legal actions say."""
+    steps, refused = 0, 0
+    for s in _positions():
+        plan = plans.TURN_PLANS.get(s.phase)
+        if plan is None:
+            continue
+        for seat in s.players:
+            if not legality.checks_keys(s, seat):
+                continue
+            legal = {a.key for a in BGK.legal_actions(s, seat)}
+            for key in legal - {plan.back_key}:
+                if key.startswith("use."):
+                    assert plans.step_after(s, seat, plan, key) is None
+                    continue
+                after = plans.step_after(s, seat, plan, key)
+                assert after is not None, (s.phase, seat, key)
+                by_hand, by_step = s.model_copy(deep=True), s.model_copy(deep=True)
+                done = plans.handle(by_hand, seat, plan, key)
+                assert plans.settle(by_step, seat, plan, after) == done
+                assert by_step.buildings == by_hand.buildings
+                steps += 1
+            for key in _near_misses(legal) - legal:
+                assert plans.step_after(s, seat, plan, key) is None, (s.phase, seat, key)
+                refused += 1
+    assert steps > 1000 and refused > 3000
+
+
+def test_a_camp_move_leaves_no_character_over_its_max_hp():
+    """`apply` cuts the characters' HP to their max after a camp move only when the move
+    changed a character (game.py `_flat`): after every camp move, none is over it, as when
+    every character was looked at."""
+    from rules.by_gods_and_kings.stats import max_hp
+
+    moves, skipped = 0, 0
+    for s in _positions():
+        if s.phase != "camp" or not s.visited:
+            continue
+        s = s.model_copy(deep=True)
+        for h in s.party:  # at their max: a move lowering it must cut their HP
+            h.hp = max_hp(s, h)
+        for seat in s.players:
+            for a in BGK.legal_actions(s, seat):
+                if a.key.split(":")[0].split(".")[0] in plans.PLANS or a.text_prompt:
+                    continue
+                after = BGK.apply(s, seat, a.key).state
+                assert all(0 <= h.hp <= max_hp(after, h) for h in after.party), a.key
+                skipped += all(h is g for h, g in zip(after.party, s.party, strict=True))
+                moves += 1
+    assert moves > 200 and skipped > 50
