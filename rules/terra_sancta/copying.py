@@ -39,21 +39,11 @@ _COPIED = tuple((name, copy) for name, copy in HOW.items() if copy is not None)
 """The fields copied (not shared), with how."""
 
 
-_new = object.__new__
-_set = object.__setattr__
-
-
 def copy_state(s: TSState) -> TSState:
     """A copy of `s` sharing nothing mutable with it (its fields in the same order): all its
-    fields at once, then each mutable one replaced by its copy, written out field by field, and
-    the state and its generator rebuilt as `rules.core.state.rebuilt` rebuilds a model (which
-    `copy_by_table` calls, walking `HOW`; a test compares them, and another that `HOW` names every
-    field). Neither model has extra fields or private attributes (the long way is taken if one
-    ever has)."""
-    rng = s.rng
-    if s.__pydantic_extra__ is not None or s.__pydantic_private__ is not None \
-            or rng.__pydantic_extra__ is not None or rng.__pydantic_private__ is not None:
-        return copy_by_table(s)
+    fields at once, then each mutable one replaced by its copy, written out field by field
+    (`copy_by_table` does the same walking `HOW`; a test compares them, and another that `HOW`
+    names every field)."""
     fields = s.__dict__.copy()
     fields["players"] = list(fields["players"])
     fields["order"] = list(fields["order"])
@@ -63,20 +53,9 @@ def copy_state(s: TSState) -> TSState:
     fields["sides"] = dict(fields["sides"])
     fields["factions"] = dict(fields["factions"])
     fields["board"] = dict(fields["board"])
-    fields["start_rolls"] = [list(r) for r in fields["start_rolls"]]
-    rng_fields = rng.__dict__.copy()
-    rng_fields["scripted"] = list(rng_fields["scripted"])
-    new_rng = _new(type(rng))
-    _set(new_rng, "__dict__", rng_fields)
-    _set(new_rng, "__pydantic_fields_set__", set(rng.__pydantic_fields_set__))
-    _set(new_rng, "__pydantic_extra__", None)
-    _set(new_rng, "__pydantic_private__", None)
-    fields["rng"] = new_rng
-    copied = _new(type(s))
-    _set(copied, "__dict__", fields)
-    _set(copied, "__pydantic_fields_set__", set(s.__pydantic_fields_set__))
-    _set(copied, "__pydantic_extra__", None)
-    _set(copied, "__pydantic_private__", None)
+    fields["start_rolls"] = _start_rolls(fields["start_rolls"])
+    fields["rng"] = copy_rng(fields["rng"])
+    copied: TSState = rebuilt(s, fields)
     return copied
 
 

@@ -57,7 +57,7 @@ def test_the_written_out_copy_is_the_copy_by_the_table():
             assert (c.__dict__[name] is value) == (long_way.__dict__[name] is value), name
 
 
-def test_a_state_with_private_values_is_copied_the_long_way():
+def test_a_state_with_private_values_keeps_a_copy_of_them():
     s = _POSITIONS[40]
     odd = rebuilt(s, dict(s.__dict__))
     object.__setattr__(odd, "__pydantic_private__", {"x": 1})
