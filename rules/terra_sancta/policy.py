@@ -475,12 +475,12 @@ def choose(game, state: TSState, player: str, rng: Rng) -> Action:
             move = top_move(s, player, only=s.selected)
         if move is None:
             return game.find_action(s, player, MOVE.back_key)
-        return game.chosen_step(s, player, move.frm, move, factions_of(s.content)[s.factions[player]])
+        return game.chosen_step(s, player, move.frm, move, game.sheet(s, player))
     if s.stage == "select":
         move = best_move(s, player)
         if move is None:
             return game.legal_actions(s, player)[0]
-        return game.chosen_step(s, player, move.frm, None, factions_of(s.content)[s.factions[player]])
+        return game.chosen_step(s, player, move.frm, None, game.sheet(s, player))
     if s.stage == "land":
         threat = threat_table(s, player, None, board_masks(s.board))[0]
         assert s.attack_from is not None  # the land stage always follows a wounding attack
