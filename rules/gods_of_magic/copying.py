@@ -70,7 +70,6 @@ atoms copied flat (no look at each item), the domains, hands and chance by hand.
 field goes through `_value`."""
 
 
-
 def _shared_domains(v: dict[str, list[Realm]]) -> dict[str, list[Realm]]:
     """Each domain's list of realms copied, the realms themselves shared (see `own_realm`)."""
     return {o: realms[:] for o, realms in v.items()}
