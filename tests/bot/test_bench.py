@@ -3,6 +3,8 @@ figures themselves are the benchmark's, not the tests')."""
 
 from __future__ import annotations
 
+import statistics
+
 from bench import latency
 from bench.simulation import simulation_times
 
@@ -10,7 +12,11 @@ from bench.simulation import simulation_times
 async def test_a_click_is_timed_against_its_floor():
     figures = (await latency.measure_all(4, [c for c in latency.CASES if c[1] == "deathly-thrones"]))[0]
     assert len(figures.actions) == len(figures.rules) == len(figures.commit) == len(figures.parse) == 4
-    assert 0 < figures.floor < max(figures.actions) and "x the floor" in figures.line()
+    # no timing relation is asserted (a loaded machine can slow the floor's few samples more than
+    # the actions'): every figure is measured, and the floor is its parts' medians added
+    assert all(t > 0 for t in figures.actions + figures.parse + figures.rules + figures.commit)
+    parts = (figures.parse, figures.rules, figures.commit)
+    assert figures.floor == sum(statistics.median(p) for p in parts) and "x the floor" in figures.line()
 
 
 async def test_the_load_table_counts_completed_actions_and_their_cpu():

@@ -577,3 +577,46 @@ async def test_a_task_that_may_park_wakes_only_the_waits_that_wait_for_it(h: Dis
     del h._waiters[woken_mine], h._waiters[woken_theirs]
     gate.set()
     await asyncio.gather(mine, theirs)
+
+
+async def test_a_task_of_one_frame_wakes_that_frame_s_wait_without_reading_the_others(h: DiscordHarness) -> None:
+    """A click's wait is found by the bucket of its frame: a task caused by one frame that may
+    park wakes that frame's wait (and a `settle` wait holding it), and no other click's wait
+    reads its tasks (at 200 tables each click sets a timer: reading every wait was quadratic)."""
+    from tests.support.discord_harness import _CAUSE
+
+    gate = asyncio.Event()
+
+    async def parks() -> None:
+        h._wake_soon()  # as the bot's 2-second answer timer does when a click sets it
+        await gate.wait()
+
+    bucket_a: set[asyncio.Task] = set()
+    bucket_b: set[asyncio.Task] = set()
+    mark = _CAUSE.set(bucket_a)
+    try:
+        mine = asyncio.ensure_future(parks())  # the task factory puts it in bucket_a
+    finally:
+        _CAUSE.reset(mark)
+    assert mine in bucket_a
+    read: list[str] = []
+
+    def tasks_of(name: str, bucket: set[asyncio.Task]):
+        return lambda: read.append(name) or bucket
+
+    loop = asyncio.get_running_loop()
+    wake_a, wake_b, wake_all = loop.create_future(), loop.create_future(), loop.create_future()
+    h._waiters.update({wake_a: tasks_of("a", bucket_a), wake_b: tasks_of("b", bucket_b),
+                       wake_all: tasks_of("all", bucket_a | bucket_b)})
+    h._bucket_waits.update({id(bucket_a): {wake_a}, id(bucket_b): {wake_b}})
+    h._across[wake_all] = h._waiters[wake_all]
+    for _ in range(3):
+        await asyncio.sleep(0)
+    assert wake_a.done() and wake_all.done() and not wake_b.done()
+    assert "a" not in read and "b" not in read and read == ["all"]
+    for wake in (wake_a, wake_b, wake_all):
+        del h._waiters[wake]
+    h._bucket_waits.clear()
+    del h._across[wake_all]
+    gate.set()
+    await mine

@@ -411,9 +411,13 @@ class DiscordHarness:
         self._drivers: set[asyncio.Task] = set()
         self._ignored_tasks: list[Callable[[asyncio.Task], bool]] = []
         self._session = _OfflineSession(self)
-        # each wait for the bot's tasks: its wake-up future -> the tasks it waits for (re-read)
+        # each wait for the bot's tasks: its wake-up future -> the tasks it waits for (re-read);
+        # a wait for one frame's tasks is also found by that frame's bucket (see `_wake_now`)
         self._waiters: dict[asyncio.Future, Callable[[], Any]] = {}
-        self._parking: set[asyncio.Task | None] = set()  # tasks that may be parking on a sleeper
+        self._bucket_waits: dict[int, set[asyncio.Future]] = {}  # id(bucket) -> its waits
+        self._across: dict[asyncio.Future, Callable[[], Any]] = {}  # the waits for no one frame
+        # what may be parking on a sleeper: (the task, the bucket of the frame that caused it)
+        self._parking: set[tuple[asyncio.Task | None, int | None]] = set()
         self._wake_scheduled = False
         self._unwatch: Callable[[], None] | None = None
         self._socket = _FakeSocket()
@@ -613,8 +617,11 @@ class DiscordHarness:
             return False
         return not any(p(task) for p in self._ignored_tasks)
 
-    async def _wait_tasks(self, tasks: Callable[[], Any], *, deadline: float, check: bool = True) -> None:
-        """Await the tasks given (re-read each round: tasks start tasks), except sleepers."""
+    async def _wait_tasks(self, tasks: Callable[[], Any], *, deadline: float, check: bool = True,
+                          bucket: set[asyncio.Task] | None = None) -> None:
+        """Await the tasks given (re-read each round: tasks start tasks), except sleepers.
+        `bucket`: the tasks are those one frame caused (that set, filled by the task factory),
+        so a task parking finds this wait by its frame without asking every other wait."""
         loop = asyncio.get_running_loop()
         end = loop.time() + deadline
         seen: set[asyncio.Task] = set()
@@ -641,11 +648,22 @@ class DiscordHarness:
             # only bounds a missed signal; it never changes what is awaited.
             wake = loop.create_future()
             self._waiters[wake] = tasks
+            if bucket is not None:
+                self._bucket_waits.setdefault(id(bucket), set()).add(wake)
+            else:
+                self._across[wake] = tasks
             try:
                 await asyncio.wait([*pending, wake], timeout=min(left, WAKE_FALLBACK),
                                    return_when=asyncio.FIRST_COMPLETED)
             finally:
                 del self._waiters[wake]
+                if bucket is not None:
+                    waits = self._bucket_waits[id(bucket)]
+                    waits.discard(wake)
+                    if not waits:
+                        del self._bucket_waits[id(bucket)]
+                else:
+                    del self._across[wake]
         for task in seen:
             if task.done() and not task.cancelled() and task.exception() is not None:
                 exc = task.exception()
@@ -656,18 +674,34 @@ class DiscordHarness:
         turn), the waits that wait for it look again at what is pending. Only those: with many
         tables clicking at once, a view created at one table wakes nobody else's wait."""
         try:
-            self._parking.add(asyncio.current_task())
+            task = asyncio.current_task()
         except RuntimeError:  # no running loop: nobody waits
             return
+        bucket = _CAUSE.get()  # the frame that caused this task (its context is the frame's)
+        self._parking.add((task, id(bucket) if bucket is not None and task in bucket else None))
         if not self._wake_scheduled:
             self._wake_scheduled = True
             asyncio.get_running_loop().call_soon(self._wake_now)
 
     def _wake_now(self) -> None:
+        """Wake the waits for what parked: a task known by its frame's bucket wakes the waits
+        for that frame's tasks (no other wait's tasks are read: with 200 tables clicking, every
+        click sets a timer); a wait that is not for one frame (`settle`), a task outside any
+        frame, or no task at all makes every wait look again."""
         self._wake_scheduled = False
         parking, self._parking = self._parking, set()
-        for wake, tasks in list(self._waiters.items()):
-            if not wake.done() and (None in parking or not parking.isdisjoint(tasks())):
+        to_wake: list[asyncio.Future] = []
+        unknown = {task for task, bucket in parking if bucket is None}
+        if unknown:
+            to_wake += [wake for wake, tasks in self._waiters.items()
+                        if None in unknown or not unknown.isdisjoint(tasks())]
+        known = {task for task, bucket in parking if bucket is not None}
+        if known:
+            for _, bucket in parking:
+                to_wake += self._bucket_waits.get(bucket, ()) if bucket is not None else ()
+            to_wake += [wake for wake, tasks in self._across.items() if not known.isdisjoint(tasks())]
+        for wake in to_wake:
+            if not wake.done():
                 wake.set_result(None)
 
     def _watch_sleepers(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -952,7 +986,7 @@ class DiscordHarness:
         self._drivers.add(driver)
         try:
             caused = await self.feed("INTERACTION_CREATE", payload)
-            await self._wait_tasks(lambda: caused, deadline=self.task_deadline)
+            await self._wait_tasks(lambda: caused, deadline=self.task_deadline, bucket=caused)
         finally:
             self._drivers.discard(driver)
         if self._buckets and self._buckets[-1] is caused and all(t.done() for t in caused):
