@@ -17,6 +17,12 @@ from rules.terra_sancta.board import (
 from rules.terra_sancta.combat import describe, hurt, roll
 from rules.terra_sancta.content import FACTIONS, Factions, FactionSheet, factions_of, load_factions
 from rules.terra_sancta.copying import copy_state
+from rules.terra_sancta.kept_actions import (
+    keep_move_action,
+    keep_piece_action,
+    kept_move_action,
+    kept_piece_action,
+)
 from rules.terra_sancta.lookup import find_act
 from rules.terra_sancta.movegen import Move, can_act, landing_squares, piece_moves
 from rules.terra_sancta.pieces import KIND_NAMES, Piece, attack_die, max_health
@@ -307,13 +313,31 @@ class TerraSancta(Game):
     def piece_action(self, s: TSState, q: int, sheet: FactionSheet) -> Action:
         """Choosing the piece on `q` (the first step of a move), always in the pieces' menu; `q`
         must hold a piece of the turn player's that can act (the caller knows it: a test compares
-        the automatic player's choice with `find_action`'s)."""
+        the automatic player's choice with `find_action`'s). `made_piece_action`, kept
+        (kept_actions.py) under all it depends on: the square, the piece's kind and health, the
+        sheet."""
+        piece = s.board[q]
+        found = kept_piece_action(q, piece.kind, piece.hp, sheet)
+        if found is None:
+            found = keep_piece_action(q, piece.kind, piece.hp, sheet, self.made_piece_action(s, q, sheet))
+        return found
+
+    def made_piece_action(self, s: TSState, q: int, sheet: FactionSheet) -> Action:
+        """`piece_action` made anew."""
         return Action(key=piece_key(q), label=f"{KIND_NAMES[s.board[q].kind]} {square_name(q)}",
                       group=_PIECE_MENU, description=self._piece_text(s, q, sheet))
 
     def act_action(self, s: TSState, m: Move, sheet: FactionSheet) -> Action:
         """Choosing move `m` of the piece chosen (the second step), always in the moves' menu; `m`
-        must be one of that piece's moves on this board."""
+        must be one of that piece's moves on this board. `made_act_action`; for a plain move
+        (whose action depends on its two squares alone) kept (kept_actions.py)."""
+        if m.kind != "move":
+            return self.made_act_action(s, m, sheet)
+        found = kept_move_action(m.frm, m.to)
+        return found if found is not None else keep_move_action(m.frm, m.to, self.made_act_action(s, m, sheet))
+
+    def made_act_action(self, s: TSState, m: Move, sheet: FactionSheet) -> Action:
+        """`act_action` made anew."""
         return Action(key=act_key(m), label=move_label(m), group=_ACT_MENU,
                       description=self._move_text(s, m, sheet))
 
@@ -539,7 +563,8 @@ class TerraSancta(Game):
             s.board[sq] = s.board.pop(frm)
             events.append(Event(kind="land", text=f"{who(player)} lands on {square_name(sq)}.",
                                 data={"square": square_name(sq)}))
-        s.last_attack = s.last_attack.model_copy(update={"landed": sq})
+        la = s.last_attack  # with `landed` now `sq`: `la.model_copy(update={"landed": sq})` made directly
+        s.last_attack = Mark(frm=la.frm, to=la.to, landed=sq, damage=la.damage, killed=la.killed, player=la.player)
 
     # --- views and result ------------------------------------------------
     def view(self, state, player):

@@ -78,13 +78,36 @@ def find_move(moves: list[Move], value: str) -> Move | None:
 
 
 def piece_key(sq: int) -> str:
-    """The key choosing the piece on `sq` (the first step of a move)."""
+    """The key choosing the piece on `sq` (the first step of a move): `made_piece_key`, made once
+    per square (`_PIECE_KEYS`)."""
+    return _PIECE_KEYS[sq]
+
+
+def made_piece_key(sq: int) -> str:
+    """`piece_key` made anew (the plan writes and checks it)."""
     return MOVE.step_key("piece", square_name(sq))
 
 
+_PIECE_KEYS = [made_piece_key(sq) for sq in range(len(SQUARE_NAMES))]
+
+
 def act_key(m: Move) -> str:
-    """The key choosing move `m` of the piece already chosen (the second step)."""
+    """The key choosing move `m` of the piece already chosen (the second step): `made_act_key`,
+    made once per kind, target and turn square (all it depends on) and kept in `_ACT_KEYS`, which
+    cannot outgrow the 3 * 144 * 145 such triples."""
+    fields = (m.kind, m.to, m.via)
+    found = _ACT_KEYS.get(fields)
+    if found is None:
+        found = _ACT_KEYS[fields] = made_act_key(m)
+    return found
+
+
+def made_act_key(m: Move) -> str:
+    """`act_key` made anew (the plan writes and checks it)."""
     return MOVE.step_key("act", act_value(m))
+
+
+_ACT_KEYS: dict[tuple[str, int, int | None], str] = {}
 
 
 def whole_key(m: Move) -> str:

@@ -35,13 +35,13 @@ from rules.terra_sancta.movegen import (
     STEPS_DIAGONAL,
     Move,
     entries_with,
-    hooks,
     landing_squares,
     move_targets,
     shots,
 )
 from rules.terra_sancta.pieces import KINDS, Piece, attack_die, max_health
 from rules.terra_sancta.plans import ABILITY_PLANS, MOVE, SKIP
+from rules.terra_sancta.seats import seat
 from rules.terra_sancta.sight import BIT, BoardMasks, board_masks
 from rules.terra_sancta.state import TSState
 from rules.terra_sancta.threats import (
@@ -205,19 +205,6 @@ def top_move(s: TSState, player: str, only: int | None = None) -> Move | None:
     return _scores(s, player, only, None)
 
 
-_REACH: dict[int, tuple[FactionSheet, dict[str, int]]] = {}
-
-
-def _reach_limits(sheet: FactionSheet) -> dict[str, int]:
-    """kind -> how far a piece of that kind reaches (11: the whole board), read once per sheet."""
-    found = _REACH.get(id(sheet))
-    if found is not None and found[0] is sheet:
-        return found[1]
-    made = {k: sheet.piece(k).range or 11 for k in KINDS}
-    _REACH[id(sheet)] = (sheet, made)  # the sheet is kept alive with it, so its id stays its own
-    return made
-
-
 _NEAREST: dict[tuple[int, ...], list[int]] = {}
 _NO_KINGS = [0] * len(SQUARES)
 """The distances to the nearest enemy king when there is none (as the score always had them)."""
@@ -251,7 +238,8 @@ def _scores(s: TSState, player: str, only: int | None, scored: list[tuple[float,
     The threat map comes from `threats` (the same numbers as `threat_map`), and every score is
     computed with the same operations in the same order as the formula always was (written out
     for speed), so the same moves come out with the very same scores."""
-    sheet = factions_of(s.content)[s.factions[player]]
+    seen = seat(s, player)
+    sheet = seen.sheet
     board = s.board
     my_king = None
     enemy_kings: list[int] = []
@@ -278,7 +266,7 @@ def _scores(s: TSState, player: str, only: int | None, scored: list[tuple[float,
             strength[owner] = strength.get(owner, 0.0) + VALUE[p.kind] * p.hp / _MAX_HP[p.kind]
     # the threats doubled (ints): a risk's `threat / hp` is `doubled / (2 * hp)`, the same
     # quotient rounded once, so the same float; `threat` halves a square as it is read
-    doubled, attackers_of_king = threat_lanes(s, player, my_king, BoardMasks(taken, kings, owners))
+    doubled, attackers_of_king = threat_lanes(s, player, my_king, BoardMasks(taken, kings, owners), seen.enemies)
     threat = Halved(doubled)
     aims = [kept_aims(board, k, taken) for k in enemy_kings]
     # an enemy down to its king alone (its squares: one bit) is hunted harder
@@ -293,10 +281,10 @@ def _scores(s: TSState, player: str, only: int | None, scored: list[tuple[float,
     leader = strongest(s, player, strength)
     drain = sheet.ability.drain_percent / 100 if sheet.ability.kind == "drain" else 0.0
     squares = [only] if only is not None else sorted(mine)
-    reach_limits = _reach_limits(sheet)
+    reach_limits = seen.reach
     tie_base = s.turn * 7 + s.rng.seed
     aims_of_kind: dict[str, list[tuple[int, AbstractSet[int]]]] = {}
-    sheet_hooks = hooks(sheet)
+    sheet_hooks = seen.hooks
     nearest = _nearest_king(enemy_kings) if enemy_kings else _NO_KINGS
     best = None
     best_score = -inf
@@ -437,17 +425,37 @@ def _lightning_totals(sheet: FactionSheet) -> dict[tuple[str, int], float]:
 
 def _ability_choice(s: TSState, player: str) -> int | None:
     sheet = factions_of(s.content)[s.factions[player]]
+    if sheet.ability.kind == "lightning":
+        return _lightning_choice(s, player, sheet)
     targets = ability_targets(s, player, sheet)
     if not targets:
         return None
+    board = s.board  # regrowth (no other extra action has targets)
+    return max(targets, key=lambda q: (VALUE[board[q].kind] * (_MAX_HP[board[q].kind] - board[q].hp), -q))
+
+
+def _lightning_choice(s: TSState, player: str, sheet: FactionSheet) -> int | None:
+    """The lightning's target (`_ability_choice`): the expected value of the strike on each
+    target. The targets (`ability_targets`), the player's king and the enemies' strengths
+    (`leading_enemy`) are all found in one pass over the board, in its order, as each of them
+    finds them in a pass of its own."""
     board = s.board
-    if sheet.ability.kind == "regrowth":
-        return max(targets, key=lambda q: (VALUE[board[q].kind] * (_MAX_HP[board[q].kind] - board[q].hp), -q))
-    # lightning: expected value of the strike on each target
+    targets: list[int] = []
+    strength: dict[str, float] = {}
+    my_king = None
+    for q, p in board.items():
+        if p.owner == player:
+            if my_king is None and p.kind == "K":
+                my_king = q
+        elif p.kind != "K":
+            targets.append(q)
+            strength[p.owner] = strength.get(p.owner, 0.0) + VALUE[p.kind] * p.hp / _MAX_HP[p.kind]
+    if not targets:
+        return None
+    targets.sort()
     die = sheet.ability.die
-    my_king = next((q for q, p in board.items() if p.owner == player and p.kind == "K"), None)
     attackers = king_attackers(s, my_king) if my_king is not None else set()
-    leader = leading_enemy(s, player)
+    leader = strongest(s, player, strength)
     totals = _lightning_totals(sheet)
     best = -1
     best_key = (-inf, 0)

@@ -9,6 +9,10 @@ bit masks of its sight (the board's masks, `BoardMasks`, cut to it) and looked u
 worked out again. Each kept answer is the move generator's own (`movegen.targets_with`,
 `shot_lines`), so nothing changes but the time taken. They are dropped all at once when there
 are `LIMIT` of them, so memory stays bounded.
+
+An answer also tells which squares the move generator actually read to find it (`Targets.depends`:
+a slider's lines up to the first piece on them, not beyond): while none of them changes what it
+holds, nor the piece's kind, the answer stays right (`threats.EnemyThreat` relies on it).
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from rules.terra_sancta.movegen import (
     RAYS,
     STEPS_ALL,
     STEPS_DIAGONAL,
+    _Hooks,
+    _shot_rays,
     hooks,
     shot_lines,
     targets_with,
@@ -94,6 +100,35 @@ def sight(sheet: FactionSheet, kind: str, sq: int) -> int:
     return out
 
 
+def examined(board: dict[int, Piece], sq: int, kind: str, sheet: FactionSheet, found: _Hooks) -> int:
+    """The mask of `sq` and of the squares whose contents the move generator reads to find what
+    a `kind` on `sq` (whose sheet is `sheet`, `found` its hooks) threatens (`SheetSight.new_targets`):
+    its sight (`sight`) but for the squares of a line beyond the first piece on it (a slider's
+    moves, a shot), which it never reads. The answer is the same on any board whose examined
+    squares hold the same things (taken or not, the piece's owner's or not, a king or not)."""
+    out = BIT[sq]
+    if kind == "K":
+        return out | _mask(STEPS_ALL[sq])  # a king never shoots
+    if kind == "N":
+        out |= _mask(t for t, _ in KNIGHT_PATHS[sq])
+    elif kind != "P":  # (a pawn threatens its diagonal steps whatever stands there)
+        for ray in found.slides[kind][sq]:
+            for to in ray:
+                out |= BIT[to]
+                if to in board:
+                    break
+    if found.ranged:  # as `movegen.shot_lines` reads the lines
+        for ray in _shot_rays(sheet.ability.pawn_range if kind == "P" else sheet.ability.large_range)[sq]:
+            out |= BIT[ray[0]]
+            if ray[0] in board:  # a piece next to it blocks the line
+                continue
+            for to in ray[1:]:
+                out |= BIT[to]
+                if to in board:
+                    break
+    return out
+
+
 _WEIGHTS = {die: [(die + 1) << (LANE * q) for q in SQUARES] for die in (8, 16)}
 """_WEIGHTS[die][square]: the weight (see `Targets`) of one piece with that attack die there."""
 
@@ -106,6 +141,8 @@ class Targets(NamedTuple):
     """Twice its expected damage (its die's sides plus one) in each threatened square's lane of
     `LANE` bits (square q: bits q * LANE and up), so that the weights of many pieces add up to
     twice the threat on every square with one addition each."""
+    depends: int
+    """The mask of the squares the answer depends on (`examined`)."""
 
 
 Key = tuple[int, int, int, int]
@@ -146,7 +183,8 @@ class SheetSight:
                 squares = squares.union(to for to, _ in shot_lines(board, sq, self.sheet))
         else:
             squares = frozenset(targets_with(board, sq, self.sheet, self.hooks))
-        made = self.targets[kind][key] = Targets(squares, sum(map(_WEIGHTS[attack_die(kind)].__getitem__, squares)))
+        made = self.targets[kind][key] = Targets(squares, sum(map(_WEIGHTS[attack_die(kind)].__getitem__, squares)),
+                                                 examined(board, sq, kind, self.sheet, self.hooks))
         _count()
         return made
 

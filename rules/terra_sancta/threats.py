@@ -18,6 +18,7 @@ point whatever the order of the pieces.
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from typing import Protocol
 
 from rules.terra_sancta.board import ORTHOGONAL, SQUARES
@@ -92,8 +93,8 @@ class Halved:
         return len(self.doubled)
 
 
-def threat_lanes(s: TSState, player: str, king: int | None,
-                 masks: BoardMasks) -> tuple[list[int], set[int]]:
+def threat_lanes(s: TSState, player: str, king: int | None, masks: BoardMasks,
+                 enemies: Sequence[tuple[str, EnemyThreat]] | None = None) -> tuple[list[int], set[int]]:
     """Twice threat[square], an int (0 where no enemy reaches; twice the values of
     `threat_levels`), and `king_attackers(s, king)` (an empty set when `king` is None), `king` being the square of
     `player`'s king and `masks` `sight.board_masks(s.board)`. Each enemy piece's targets come
@@ -101,25 +102,30 @@ def threat_lanes(s: TSState, player: str, king: int | None,
     threat on each square: the weights are the expected damage of a d8 or a d16 (4.5, 8.5)
     doubled, so every sum is exact, as it always was. Each enemy's sum is kept from one call to
     the next and brought up to date (`EnemyThreat`). The king's attackers are looked for
-    (`king_attackers`) only when some enemy threatens its square."""
+    (`king_attackers`) only when some enemy threatens its square. `enemies` are (owner, its
+    `enemy_threat`) of every other player with a faction in the order of `TSState.factions`
+    (`seats.Seat.enemies`), looked up here when not given."""
     board = s.board
     taken, kings, owners = masks
+    if enemies is None:
+        enemies = [(owner, enemy_threat(sheet_sight(sheet), owner)) for owner, sheet in enemy_sheets(s, player).items()]
     total = 0
-    for owner, sheet in enemy_sheets(s, player).items():
+    for owner, kept in enemies:
         own = owners.get(owner)
         if own is not None:  # (an enemy with no piece left threatens nothing)
-            total += enemy_threat(sheet_sight(sheet), owner).update(board, taken, own, kings)
+            total += kept.update(board, taken, own, kings)
     doubled = memoryview(total.to_bytes(_BYTES, sys.byteorder)).cast("H").tolist()
     return doubled, king_attackers(s, king) if king is not None and doubled[king] else set()
 
 
 class EnemyThreat:
     """The weights (`sight.Targets.weight`) of one enemy's pieces added up, kept from one board
-    to the next and brought up to date (`update`): a piece is looked up again only when it is
-    not the very piece kept on its square, or when its sight holds a square whose contents (as
-    a sight tells them: taken, the enemy's own, a king) changed. The kept pieces are compared
-    with the board's and the changed squares come from the masks, so the sum is right on any
-    board, even one of another game; only the time it takes differs."""
+    to the next and brought up to date (`update`): a piece is looked up again only when the
+    board holds another kind on its square, or when a square its answer depends on
+    (`sight.Targets.depends`, its own square among them) changed what it holds (taken, the
+    enemy's own, a king). The kept kinds are compared with the board's and the changed squares
+    come from the masks, so the sum is right on any board, even one of another game; only the
+    time it takes differs."""
 
     __slots__ = ("sight", "taken", "own", "kings", "pieces", "weight")
 
@@ -127,8 +133,9 @@ class EnemyThreat:
         self.sight = sight
         self.taken = self.own = self.kings = 0
         """The masks of the board it was last brought up to date on (`own`: the enemy's squares)."""
-        self.pieces: dict[int, tuple[Piece, int, Targets]] = {}
-        """square -> the enemy's piece there on that board, its sight and its targets."""
+        self.pieces: dict[int, tuple[str, int, Targets]] = {}
+        """square -> the kind of the enemy's piece there on that board, the squares its targets
+        depend on and its targets."""
         self.weight = 0
         """The sum of the weights of `pieces`."""
 
@@ -137,7 +144,8 @@ class EnemyThreat:
         next board."""
         changed = (taken ^ self.taken) | (own ^ self.own) | (kings ^ self.kings)
         arrived = own & ~self.own
-        stale = [sq for sq, (piece, seen, _) in self.pieces.items() if board.get(sq) is not piece or seen & changed]
+        # (a kept square whose contents did not change still holds a piece: its kind is read)
+        stale = [sq for sq, (kind, depends, _) in self.pieces.items() if depends & changed or board[sq].kind != kind]
         for sq in stale:
             self.weight -= self.pieces.pop(sq)[2].weight
             if own & BIT[sq]:
@@ -159,7 +167,7 @@ class EnemyThreat:
         found = sight.targets[kind].get(key)
         if found is None:
             found = sight.new_targets(board, sq, piece, key)
-        self.pieces[sq] = (piece, seen, found)
+        self.pieces[sq] = (kind, found.depends, found)
         self.weight += found.weight
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from rules.core import IllegalAction
 from rules.terra_sancta import GAME as TS
-from rules.terra_sancta import policy
+from rules.terra_sancta import policy, seats
 from rules.terra_sancta.board import PLAYABLE, SQUARE_NAMES
 from rules.terra_sancta.content import factions_of
 from rules.terra_sancta.factions import lightning_damage
@@ -55,7 +55,7 @@ def test_moves_built_whole_are_the_named_tuples_the_fields_name():
 
 def test_the_kept_numbers_are_the_sheets_and_pieces_own():
     for sheet in factions_of(_POSITIONS[0].content).values():
-        assert policy._reach_limits(sheet) == {k: sheet.piece(k).range or 11 for k in KINDS}
+        assert seats.reach_limits(sheet) == {k: sheet.piece(k).range or 11 for k in KINDS}
         if sheet.ability.kind == "lightning":
             assert policy._lightning_damages(sheet) == [lightning_damage(sheet, v)
                                                         for v in range(1, sheet.ability.die + 1)]

@@ -1,0 +1,69 @@
+"""What the automatic player reads of a player on every turn and that stays the same all game:
+the player's faction sheet, what the move generator makes of it, how far each of its kinds
+reaches, and each enemy's kept threat (`threats.EnemyThreat`).
+
+All of it follows from the version of the faction sheets (`TSState.content`), the player and
+every player's faction, so it is kept under those and looked up once a turn instead of being
+gathered piece by piece. A state saved before the sheets were pinned (no version) reads the
+files each time, so its seat is never kept. The seats are dropped all at once when there are
+`LIMIT` of them, so memory stays bounded.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from rules.terra_sancta.content import FactionSheet, factions_of
+from rules.terra_sancta.movegen import _Hooks, hooks
+from rules.terra_sancta.pieces import KINDS
+from rules.terra_sancta.sight import sheet_sight
+from rules.terra_sancta.state import TSState
+from rules.terra_sancta.threats import EnemyThreat, enemy_threat
+
+LIMIT = 256
+"""Kept seats (over every game) after which they are all dropped."""
+
+
+class Seat(NamedTuple):
+    sheet: FactionSheet
+    hooks: _Hooks
+    """`movegen.hooks(sheet)`."""
+    reach: dict[str, int]
+    """kind -> how far a piece of that kind reaches (11: the whole board)."""
+    enemies: tuple[tuple[str, EnemyThreat], ...]
+    """(owner, `threats.enemy_threat` of its sheet's sight) of every other player with a faction,
+    in the order of `TSState.factions`."""
+
+
+def reach_limits(sheet: FactionSheet) -> dict[str, int]:
+    """kind -> how far a piece of that kind reaches (11: the whole board)."""
+    return {k: sheet.piece(k).range or 11 for k in KINDS}
+
+
+_SEATS: dict[tuple[str, str, tuple[tuple[str, str], ...]], Seat] = {}
+
+
+def seat(s: TSState, player: str) -> Seat:
+    """The `Seat` of `player` in the game of `s` (`made_seat`, kept)."""
+    if not s.content:
+        return made_seat(s, player)
+    key = (s.content, player, tuple(s.factions.items()))
+    found = _SEATS.get(key)
+    if found is None:
+        if len(_SEATS) >= LIMIT:
+            _SEATS.clear()
+        found = _SEATS[key] = made_seat(s, player)
+    return found
+
+
+def made_seat(s: TSState, player: str) -> Seat:
+    """The `Seat` of `player` in the game of `s`, made anew."""
+    sheets = factions_of(s.content)
+    sheet = sheets[s.factions[player]]
+    enemies = tuple((p, enemy_threat(sheet_sight(sheets[f]), p)) for p, f in s.factions.items() if p != player)
+    return Seat(sheet, hooks(sheet), reach_limits(sheet), enemies)
+
+
+def forget() -> None:
+    """Drop every kept seat."""
+    _SEATS.clear()
