@@ -76,8 +76,9 @@ def use(s: BgkState, user: AnyUnit, ab: ShardAbility | FoeAbility, how: str, cho
     at the shard's level (levels.py)."""
     if isinstance(user, Hero) and isinstance(ab, ShardAbility):
         ab = levelled(s, user, ab)
-    events.append(AbilityUsed.said(unit=user.id, name=ab.name, how=how).event(
-        f"{user.name} uses {ab.name} ({HOW_TEXT.get(how, how)}): {ab.effect.describe()}."))
+    events.append(AbilityUsed.told(
+        f"{user.name} uses {ab.name} ({HOW_TEXT.get(how, how)}): {ab.effect.describe()}.",
+        unit=user.id, name=ab.name, how=how))
     if user.miss:
         user.miss = False
         events.append(Event(kind="miss", text=f"Blinded, {user.name} misses: {ab.name} does nothing."))
@@ -125,9 +126,9 @@ def synchronize(s: BgkState, hero: Hero, ref: str, holder: Hero, target: str,
     sync = sync_of(s, ref, holder)
     holder.held = None
     mine, theirs = levelled(s, hero, ability(s, ref)), levelled(s, holder, ability(s, held.ref))
-    events.append(AbilityUsed.said(unit=hero.id, name=sync.name, how="sync").event(
+    events.append(AbilityUsed.told(
         f"{hero.name}'s {mine.name} and {holder.name}'s {theirs.name} strike together: "
-        f"{sync.name}, damage ×{sync.multiplier}!"))
+        f"{sync.name}, damage ×{sync.multiplier}!", unit=hero.id, name=sync.name, how="sync"))
     if hero.miss:
         hero.miss = False
         events.append(Event(kind="miss", text=f"Blinded, {hero.name} misses: the synchronization fails."))

@@ -20,6 +20,7 @@ from rules.by_gods_and_kings.turn import (
     ability_option,
     attack_choices,
     attack_key,
+    card_option,
     fire_options,
     opening_keys,
     peek_actor,
@@ -27,7 +28,6 @@ from rules.by_gods_and_kings.turn import (
     play_values,
 )
 from rules.core import Action
-from rules.core.steps import Option
 
 
 def auto_turn(s: BgkState, seat: str) -> Action | None:
@@ -51,7 +51,7 @@ def auto_turn(s: BgkState, seat: str) -> Action | None:
         return _opening(s, seat)
     if phase == "enemy":
         assert s.intent is not None
-        return _labelled(Action(key="land", label=f"Let {s.unit(s.intent.foe).name}'s blow land", style="primary"))
+        return _labelled(made("land", f"Let {s.peek(s.intent.foe).name}'s blow land", style="primary"))
     return None
 
 
@@ -69,8 +69,7 @@ def _play(s: BgkState) -> Action | None:
     if len(hand) < 2:
         return None
     card = policy._best_card(s, hero, hand)  # what `policy._play_step` picks among those keys
-    option = Option(value=card, label=f"Play {cards.name(card)}")
-    return _labelled(step_action(PLAY, "card", option, PLAY.prompts["card"]))
+    return _labelled(step_action(PLAY, "card", card_option(card), PLAY.prompts["card"]))
 
 
 def _opening(s: BgkState, seat: str) -> Action | None:
@@ -101,8 +100,7 @@ def _push_off(s: BgkState, chosen: dict[str, str]) -> Action | None:
 
 def _resolve(s: BgkState) -> Action | None:
     """Fire the Field's abilities when it fires any, else the best basic attack."""
-    assert s.actor is not None
-    refs = hand_abilities(s, s.hero(s.actor))
+    refs = hand_abilities(s, peek_actor(s))
     if refs:  # offered after every attack, with a label that never reads like theirs
         names = ", ".join(ability(s, r).name for r in refs)
         return _labelled(made("deploy", f"Fire {names}"[:80], style="primary"))
@@ -112,16 +110,16 @@ def _resolve(s: BgkState) -> Action | None:
     two = len({b for _, b, _ in choices}) > 1
     # `policy._best_attack` over the keys: the highest bonus stat (the raw damage is the card's
     # value plus it), then the weakest foe, then the lowest id; the first such choice.
-    hp = {f.id: f.hp for f in s.peek_foes()}
+    foes = {f.id: f for f in s.peek_foes()}
     at, top = 0, None
     for i, (foe, _, raw) in enumerate(choices):
-        score = (raw if two else 0, -hp[foe], -int(foe[1:]))
+        score = (raw if two else 0, -foes[foe].hp, -int(foe[1:]))
         if top is None or score > top:
             at, top = i, score
     foe, bonus, _ = choices[at]
     played = cards.name(s.played or "")
     # the labels before it are made only to number a label met again
-    labels = [attack_label(s.unit(f).name, played, b, r) for f, b, r in choices[:at + 1]]
+    labels = [attack_label(foes[f].name, played, b, r) for f, b, r in choices[:at + 1]]
     return _labelled(made(attack_key(foe, bonus, two), group="Basic attack", label=labels[at]), labels[:at])
 
 

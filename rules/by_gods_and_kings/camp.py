@@ -67,13 +67,13 @@ def make_save(s: BgkState, uid: str, card: str | None, events: list[Event]) -> N
     passed = total >= step.target
     how = f"{short} {own} + {cards.name(card)}" if card else f"{short} {own}"
     outcome = step.pass_text if passed else step.fail_text
-    events.append(SaveMade.said(hero=uid, save=step.save, stat=own, card=card, total=total,
-                           target=step.target, passed=passed).event(
+    events.append(SaveMade.told(
         f"{hero.name}'s {step.save.capitalize()} Save: {how} = {total} against {step.target}: "
-        f"{'passed' if passed else 'failed'}. {outcome}".strip()))
+        f"{'passed' if passed else 'failed'}. {outcome}".strip(),
+        hero=uid, save=step.save, stat=own, card=card, total=total, target=step.target, passed=passed))
     if not passed:
         penalty(s, hero, step, events)
-    s.saving.remove(uid)
+    s.saving = [u for u in s.saving if u != uid]  # a new list (copying._WHOLE); ids appear once
     if not s.saving:
         s.step += 1
         begin_step(s, events)
@@ -189,10 +189,12 @@ def wear_choices(s: BgkState, hero: Hero, item: str) -> list[tuple[str, str]]:
 
 def _swap(hero: Hero, slot: str, item: str | None) -> None:
     worn = getattr(hero.loadout, slot)
+    bag = list(hero.bag)  # a new bag: a character's gear is replaced whole (state.GEAR)
     if worn is not None:
-        hero.bag.append(worn)
+        bag.append(worn)
     if item is not None:
-        hero.bag.remove(item)
+        bag.remove(item)
+    hero.bag = bag
     hero.loadout = hero.loadout.model_copy(update={slot: item})
 
 
@@ -205,7 +207,7 @@ def _fix_offhand(s: BgkState, hero: Hero, events: list[Event]) -> None:
 
 def camp_move(s: BgkState, seat: str, key: str, events: list[Event]) -> None:
     if key == "ready":
-        s.ready.append(seat)
+        s.ready = [*s.ready, seat]  # a new list (copying._WHOLE)
         events.append(Event(kind="ready", text=f"{_seat_names(s, seat)} ready.", data={"seat": seat}))
         if set(s.ready) >= set(s.players):
             if s.stash:
@@ -218,16 +220,23 @@ def camp_move(s: BgkState, seat: str, key: str, events: list[Event]) -> None:
     cat = s.cat
     if verb == "claim":
         hero = s.hero(b)
-        s.stash.remove(a)
-        (hero.shards if a in cat.shards else hero.bag).append(a)
+        stash = list(s.stash)  # a new list (copying._WHOLE)
+        stash.remove(a)
+        s.stash = stash
+        if a in cat.shards:  # new lists: a character's gear is replaced whole (state.GEAR)
+            hero.shards = [*hero.shards, a]
+        else:
+            hero.bag = [*hero.bag, a]
         events.append(Event(kind="claim", text=f"{hero.name} takes {_name(s, a)}."))
         return
     hero = s.hero(a)
     if verb == "shard":
-        hero.equipped.append(b)
+        hero.equipped = [*hero.equipped, b]  # a new list (state.GEAR)
         text = f"{hero.name} equips {cat.shards[b].name}."
     elif verb == "unshard":
-        hero.equipped.remove(b)
+        equipped = list(hero.equipped)
+        equipped.remove(b)
+        hero.equipped = equipped
         text = f"{hero.name} unequips {cat.shards[b].name}."
     elif verb == "remove":
         worn = getattr(hero.loadout, b)

@@ -137,9 +137,10 @@ def award_experience(s: BgkState, events: list[Event]) -> None:
     cat = s.cat
     for h in s.own_party():
         grown = []
+        xp = h.shard_xp = dict(h.shard_xp)  # a new dict: a character's gear is replaced whole (state.GEAR)
         for sid in h.equipped:
-            before = h.shard_xp.get(sid, 0)
-            h.shard_xp[sid] = before + gain
+            before = xp.get(sid, 0)
+            xp[sid] = before + gain
             lv0, lv1 = shard_level(cat, sid, before), shard_level(cat, sid, before + gain)
             grown.append(cat.shards[sid].name + (f" (level {lv1}!)" if lv1 > lv0 else ""))
         if grown:

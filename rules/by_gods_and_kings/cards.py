@@ -45,9 +45,14 @@ def suit(code: str) -> str:
     return code[-1]
 
 
+_VALUE_OF = {code: min(r, 10) for code, r in _RANK_OF.items()}
+"""The value of every valid code, looked up (`value`)."""
+
+
 def value(code: str) -> int:
     """What the card is worth as damage, on an enemy's Field or in a save: J, Q, K are 10."""
-    return min(rank(code), 10)
+    found = _VALUE_OF.get(code)
+    return found if found is not None else min(rank(code), 10)
 
 
 def pick(code: str) -> int:
@@ -120,4 +125,4 @@ def _hands(field: tuple[str, ...]) -> tuple[HandKind, ...]:
 
 
 def total(cards: Sequence[str]) -> int:
-    return sum(value(c) for c in cards)
+    return sum(map(value, cards))

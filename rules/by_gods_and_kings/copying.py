@@ -10,7 +10,10 @@ by mistake.
 
 One field is shared on purpose: `BgkState.origin` (the party as it entered the scenario). It
 is only ever replaced by a new list of new characters (game.py, flow.py), never changed in
-place, so a copy may keep the very same list.
+place, so a copy may keep the very same list. A unit's statuses are frozen models, shared too.
+The copy for a move also shares a character's gear (`state.GEAR`: its bag, shards, experience
+...), which only camp moves and the experience at the end change, each by a new list or dict,
+and the state's lists of `_WHOLE`, which moves replace whole too.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ def _clone(model: M, how: dict[str, Callable[[Any], Any]]) -> M:
     return rebuilt(model, fields)
 
 
-UNIT_HOW: dict[str, Callable[[Any], Any]] = {"field": list, "statuses": cow.statuses}
+UNIT_HOW: dict[str, Callable[[Any], Any]] = {"field": list, "statuses": list}
 ATOMS: dict[type[BaseModel], tuple[str, ...]] = {
     Status: ("kind", "amount", "turns", "source"),
     Held: ("shard", "trigger", "target", "spent"),
@@ -52,9 +55,14 @@ ATOMS: dict[type[BaseModel], tuple[str, ...]] = {
 """The fields shared as they are (`origin`: see the module's docstring)."""
 
 
-_hero, _foe, _npc = cow.hero, cow.foe, cow.npc
-"""HOW[Hero], HOW[Foe] and HOW[Npc] written out (cow.py: a unit is copied when a move first
-changes it)."""
+_foe, _npc = cow.foe, cow.npc
+"""HOW[Foe] and HOW[Npc] written out (cow.py: a unit is copied when a move first changes it);
+`cow.hero` is HOW[Hero] written out but for the gear (`state.GEAR`), which the copy of a
+character for a move shares."""
+
+
+def _hero(x: Hero) -> Hero:
+    return _clone(x, HOW[Hero])
 
 
 def _battle(x: Battle) -> Battle:
@@ -85,8 +93,13 @@ def copy_state(s: BgkState) -> BgkState:
 
 
 # copy_for_move: HOW[BgkState] written out, but units shared (a test checks it covers HOW).
-_LISTS = ("players", "visited", "deck", "discard", "stash", "queue", "opening", "saving", "ready", "party")
-_DICTS = ("options", "votes", "buildings")
+_LISTS = ("deck", "discard", "queue", "party")
+_DICTS = ("votes", "buildings")
+_WHOLE = ("players", "options", "visited", "stash", "opening", "saving", "ready")
+"""Copied by `copy_state`, but shared by the copy for a move: no move changes the seats or the
+options, and the others (the areas visited, the loot, the units still opening, the characters
+still saving, the seats ready) a move replaces whole, never changing them in place (camp.py,
+flow.py; a test checks that no state of played games changes after it was made)."""
 
 
 _new = cow.remade
@@ -94,19 +107,17 @@ _new = cow.remade
 
 
 def copy_for_move(s: BgkState) -> tuple[BgkState, list[Any]]:
-    """The copy `apply` changes: `copy_state` written out, but holding the very units of `s`
-    (also returned), which the copy's accessors replace by copies of their own when they hand
-    them out during the move (cow.py). `party` is a list of its own: a new list of the same
+    """The copy `apply` changes: `copy_state` written out, but holding the very units and the
+    very generator of `s` (also returned: the units, then the generator), which the copy's
+    accessors replace by copies of their own when they hand them out during the move (cow.py;
+    `BgkState.own_rng`: most moves draw nothing from it), and the very lists of `_WHOLE`,
+    which no move changes in place. `party` is a list of its own: a new list of the same
     characters."""
     d = s.__dict__.copy()
     for name in _LISTS:
         d[name] = d[name][:]
     for name in _DICTS:
         d[name] = d[name].copy()
-    rng = d["rng"]
-    r = rng.__dict__.copy()
-    r["scripted"] = r["scripted"][:]
-    d["rng"] = _new(rng, r)
     if d["intent"] is not None:
         d["intent"] = _new(d["intent"], d["intent"].__dict__.copy())
     units: list[Any] = d["party"][:]
@@ -118,4 +129,5 @@ def copy_for_move(s: BgkState) -> tuple[BgkState, list[Any]]:
         d["battle"] = _new(battle, b)
         units += b["foes"]
         units += b["npcs"]
+    units.append(d["rng"])
     return _new(s, d), units

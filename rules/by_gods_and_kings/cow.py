@@ -8,6 +8,9 @@ code holds a unit that is later replaced.
 Code of `apply` must therefore reach units through those accessors, never through the raw lists
 (`s.party`, `battle.foes`) unless it only reads and keeps nothing (`own_party` gives the
 party ready to change).
+
+The state's random generator is shared the same way (most moves draw nothing from it: cards
+are drawn from the deck): code of `apply` draws from `BgkState.own_rng()`, never from `s.rng`.
 """
 
 from __future__ import annotations
@@ -19,17 +22,18 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from pydantic import BaseModel
 
 if TYPE_CHECKING:
-    from rules.by_gods_and_kings.state import Foe, Held, Hero, Npc, Status
+    from rules.by_gods_and_kings.state import Foe, Held, Hero, Npc
+    from rules.core import Rng
 
 U = TypeVar("U")
 M = TypeVar("M", bound=BaseModel)
 
 
 class Writing(threading.local):
-    """The state `apply` is changing, and the ids of the units it still shares with the state it
-    was copied from (those objects stay alive in that state while `apply` runs, so their ids
-    cannot be taken by new objects). One per thread: moves applied at once in two threads
-    never see each other's."""
+    """The state `apply` is changing, and the ids of the units (and the generator) it still
+    shares with the state it was copied from (those objects stay alive in that state while
+    `apply` runs, so their ids cannot be taken by new objects). One per thread: moves applied
+    at once in two threads never see each other's."""
 
     def __init__(self) -> None:
         self.state: object | None = None
@@ -65,8 +69,31 @@ def remade(model: M, fields: dict[str, Any]) -> M:
     return out
 
 
-def statuses(xs: list[Status]) -> list[Status]:
-    return [remade(x, x.__dict__.copy()) for x in xs] if xs else []
+def built(cls: type[M], fields: dict[str, Any], fields_set: set[str]) -> M:
+    """A model of class `cls` holding `fields` (every field, valid) and `fields_set` (its own
+    set), made without validation, with no extra and no private values: as `remade`, for a
+    model made anew (an event, an outcome; events.py)."""
+    out = object.__new__(cls)
+    _SET_DICT(out, fields)
+    _SET_FIELDS_SET(out, fields_set)
+    _SET_EXTRA(out, None)
+    _SET_PRIVATE(out, None)
+    return out
+
+
+def changed(model: M, **values: Any) -> M:
+    """A copy of the (frozen) model with these values, as pydantic's assignment would set them
+    on an unfrozen one: the names join its fields set."""
+    out = remade(model, {**model.__dict__, **values})
+    out.__pydantic_fields_set__.update(values)
+    return out
+
+
+def rng(x: Rng) -> Rng:
+    """A generator sharing nothing mutable with `x` (copying.HOW[Rng] written out)."""
+    d = x.__dict__.copy()
+    d["scripted"] = d["scripted"][:]
+    return remade(x, d)
 
 
 def held(x: Held) -> Held:
@@ -74,14 +101,12 @@ def held(x: Held) -> Held:
 
 
 def hero(x: Hero) -> Hero:
-    """A character sharing nothing mutable with `x` (copying.HOW[Hero] written out)."""
+    """A character sharing nothing mutable with `x` but its gear, which is only ever replaced
+    whole (state.GEAR): copying.HOW[Hero] written out, but for the gear."""
     d = x.__dict__.copy()
     d["field"] = d["field"][:]
-    d["statuses"] = statuses(d["statuses"])
-    for name in ("hand", "bag", "shards", "equipped", "aside", "aside_equipped"):
-        d[name] = d[name][:]
-    d["shard_xp"] = d["shard_xp"].copy()
-    d["cleared"] = d["cleared"].copy()
+    d["statuses"] = d["statuses"][:]  # of frozen statuses
+    d["hand"] = d["hand"][:]
     if d["held"] is not None:
         d["held"] = held(d["held"])
     return remade(x, d)
@@ -91,7 +116,7 @@ def foe(x: Foe) -> Foe:
     """An enemy sharing nothing mutable with `x` (copying.HOW[Foe] written out)."""
     d = x.__dict__.copy()
     d["field"] = d["field"][:]
-    d["statuses"] = statuses(d["statuses"])
+    d["statuses"] = d["statuses"][:]
     return remade(x, d)
 
 
@@ -99,7 +124,7 @@ def npc(x: Npc) -> Npc:
     d = x.__dict__.copy()
     d["field"] = d["field"][:]
     d["hand"] = d["hand"][:]
-    d["statuses"] = statuses(d["statuses"])
+    d["statuses"] = d["statuses"][:]
     return remade(x, d)
 
 

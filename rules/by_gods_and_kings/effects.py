@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Literal
 
 from rules.by_gods_and_kings import cards
+from rules.by_gods_and_kings.cow import built, changed
 from rules.by_gods_and_kings.effects_model import ALLIES_ONLY, Effect, StatusSpec, Target
 from rules.by_gods_and_kings.events import Fell, Healed, Hit, StatusSet, plain
 from rules.by_gods_and_kings.state import BgkState, Foe, Hero, Npc, Status, assign
@@ -27,16 +28,16 @@ def mitigated(raw: int, defense: int) -> int:
 def deal(s: BgkState, source: AnyUnit, target: AnyUnit, raw: int, events: list[Event], *,
          pierce: bool = False, what: str = "") -> int:
     """An attack lands; returns the damage it did (shield included)."""
-    if not target.alive or raw <= 0:
+    if target.hp <= 0 or raw <= 0:  # (not alive)
         return 0
     dealt = raw if pierce else mitigated(raw, stat(s, target, "defense"))
     absorbed = min(target.shield, dealt)
     assign(target, shield=target.shield - absorbed, hp=max(0, target.hp - (dealt - absorbed)))
     how = f" with {what}" if what else ""
     shielded = f" ({absorbed} on the shield)" if absorbed else ""
-    events.append(Hit.said(source=source.id, target=target.id, raw=raw, dealt=dealt, hp=target.hp).event(
-        f"{source.name} hits {target.name}{how} for {dealt}{shielded} ({raw} before DEF): "
-        f"{target.hp} HP left."))
+    events.append(Hit.told(
+        f"{source.name} hits {target.name}{how} for {dealt}{shielded} ({raw} before DEF): {target.hp} HP left.",
+        source=source.id, target=target.id, raw=raw, dealt=dealt, hp=target.hp))
     if target.hp == 0:
         fall(s, target, events)
     return dealt
@@ -47,25 +48,25 @@ def lose(s: BgkState, target: AnyUnit, amount: int, events: list[Event], why: st
     if not target.alive or amount <= 0:
         return
     target.hp = max(0, target.hp - amount)
-    events.append(Hit.said(source=target.id, target=target.id, raw=amount, dealt=amount, hp=target.hp).event(
-        f"{target.name} loses {amount} HP to {why}: {target.hp} HP left."))
+    events.append(Hit.told(
+        f"{target.name} loses {amount} HP to {why}: {target.hp} HP left.",
+        source=target.id, target=target.id, raw=amount, dealt=amount, hp=target.hp))
     if target.hp == 0:
         fall(s, target, events)
 
 
 def fall(s: BgkState, unit: AnyUnit, events: list[Event]) -> None:
-    unit.statuses, unit.shield, unit.miss = [], 0, False
+    assign(unit, statuses=[], shield=0, miss=False)
     if isinstance(unit, Hero):
         unit.held = None
-        events.append(Fell.said(unit=unit.id).event(
-            f"{unit.name} falls and can do nothing more in this battle."))
+        events.append(Fell.told(f"{unit.name} falls and can do nothing more in this battle.", unit=unit.id))
         return
     s.discard.extend(unit.field)
     unit.field = []
     if isinstance(unit, Npc):
         s.discard.extend(unit.hand)
         unit.hand = []
-    events.append(Fell.said(unit=unit.id).event(f"{unit.name} is defeated."))
+    events.append(Fell.told(f"{unit.name} is defeated.", unit=unit.id))
 
 
 def heal(s: BgkState, target: AnyUnit, amount: int, events: list[Event]) -> None:
@@ -76,16 +77,17 @@ def heal(s: BgkState, target: AnyUnit, amount: int, events: list[Event]) -> None
     if not gained:
         return
     target.hp += gained
-    events.append(Healed.said(target=target.id, amount=gained, hp=target.hp).event(
-        f"{target.name} recovers {gained} HP ({target.hp}/{top})."))
+    events.append(Healed.told(
+        f"{target.name} recovers {gained} HP ({target.hp}/{top}).", target=target.id, amount=gained, hp=target.hp))
 
 
 def revive(s: BgkState, target: AnyUnit, amount: int, events: list[Event]) -> None:
     if target.alive:
         return
     target.hp = min(amount, max_hp(s, target))
-    events.append(Healed.said(target=target.id, amount=target.hp, hp=target.hp).event(
-        f"{target.name} is revived with {target.hp} HP and keeps the cards on its Field."))
+    events.append(Healed.told(
+        f"{target.name} is revived with {target.hp} HP and keeps the cards on its Field.",
+        target=target.id, amount=target.hp, hp=target.hp))
 
 
 def set_status(target: AnyUnit, spec: StatusSpec, events: list[Event], source: str | None = None) -> None:
@@ -96,16 +98,19 @@ def set_status(target: AnyUnit, spec: StatusSpec, events: list[Event], source: s
     if spec.kind in ALLIES_ONLY and not isinstance(target, Hero):
         events.append(Event(kind="immune", text=f"{target.name} cannot be {_past(spec.kind)}."))
         return
-    current = target.status(spec.kind)
-    if current is None:
-        current = Status(kind=spec.kind, amount=spec.amount, turns=spec.turns, source=source)
-        target.statuses.append(current)
-    else:
-        current.amount = max(current.amount, spec.amount)
-        current.turns = max(current.turns, spec.turns)
-    events.append(StatusSet.said(target=target.id, status=spec.kind, amount=current.amount,
-                            turns=current.turns).event(
-        f"{target.name}: {spec.describe()}."))
+    statuses = target.statuses
+    at = next((i for i, x in enumerate(statuses) if x.kind == spec.kind), None)
+    if at is None:  # `Status(kind=..., amount=..., turns=..., source=...)` of values of its types
+        current = built(Status, {"kind": spec.kind, "amount": spec.amount, "turns": spec.turns, "source": source},
+                        {"kind", "amount", "turns", "source"})
+        statuses.append(current)
+    else:  # a status is frozen: the stronger one replaces it
+        current = statuses[at]
+        current = statuses[at] = changed(current, amount=max(current.amount, spec.amount),
+                                         turns=max(current.turns, spec.turns))
+    events.append(StatusSet.told(
+        f"{target.name}: {spec.describe()}.",
+        target=target.id, status=spec.kind, amount=current.amount, turns=current.turns))
 
 
 def _past(kind: str) -> str:
@@ -116,9 +121,11 @@ def taunt(user: AnyUnit, target: AnyUnit, turns: int, events: list[Event]) -> No
     if not target.alive:
         return
     target.statuses = [x for x in target.statuses if x.kind != "taunt"]
-    target.statuses.append(Status(kind="taunt", turns=turns, source=user.id))
-    events.append(StatusSet.said(target=target.id, status="taunt", amount=0, turns=turns).event(
-        f"{target.name} is taunted: it aims only at {user.name} for {turns} turn{'s' * (turns > 1)}."))
+    target.statuses.append(built(Status, {"kind": "taunt", "amount": 0, "turns": turns, "source": user.id},
+                                 {"kind", "turns", "source"}))  # `Status(kind="taunt", turns=..., source=...)`
+    events.append(StatusSet.told(
+        f"{target.name} is taunted: it aims only at {user.name} for {turns} turn{'s' * (turns > 1)}.",
+        target=target.id, status="taunt", amount=0, turns=turns))
 
 
 def draw_up(s: BgkState, unit: Hero | Npc, n: int, events: list[Event]) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from rules.by_gods_and_kings import cards
 from rules.by_gods_and_kings.abilities import use
 from rules.by_gods_and_kings.content import FoeAbility
+from rules.by_gods_and_kings.cow import built
 from rules.by_gods_and_kings.effects import AnyUnit, deal
 from rules.by_gods_and_kings.events import TargetPicked, plain
 from rules.by_gods_and_kings.state import BgkState, Foe, Intent, Npc
@@ -68,26 +69,29 @@ def announce(s: BgkState, foe: Foe, events: list[Event]) -> Intent:
     pick: str | None = None
     if taunt is not None and taunt.source is not None and s.peek(taunt.source).alive:
         target = taunt.source
-        events.append(TargetPicked.said(foe=foe.id, card=None, number=None, target=target).event(
-            f"{foe.name} is taunted and turns on {s.peek(target).name}."))
+        events.append(TargetPicked.told(
+            f"{foe.name} is taunted and turns on {s.peek(target).name}.",
+            foe=foe.id, card=None, number=None, target=target))
     else:
         pick = s.draw_card()
         if pick is not None:
             s.discard.append(pick)
             number = cards.pick(pick)
             target = holder(s, number)
-            events.append(TargetPicked.said(foe=foe.id, card=pick, number=number, target=target).event(
-                f"{foe.name}'s target card is {cards.name(pick)} ({number}): "
-                f"it goes for {s.peek(target).name}."))
+            events.append(TargetPicked.told(
+                f"{foe.name}'s target card is {cards.name(pick)} ({number}): it goes for {s.peek(target).name}.",
+                foe=foe.id, card=pick, number=number, target=target))
         else:
             target = s.peek_allies()[0].id
-            events.append(TargetPicked.said(foe=foe.id, card=None, number=None, target=target).event(
-                f"No card is left to draw: {foe.name} goes for {s.peek(target).name}."))
+            events.append(TargetPicked.told(
+                f"No card is left to draw: {foe.name} goes for {s.peek(target).name}.",
+                foe=foe.id, card=None, number=None, target=target))
     card = s.draw_card()
     if card is not None:
         foe.field.append(card)
     index = reached(s, foe)
-    intent = Intent(foe=foe.id, target=target, pick=pick, card=card, ability=index)
+    said = {"foe": foe.id, "target": target, "pick": pick, "card": card, "ability": index}
+    intent = built(Intent, said, set(said))  # `Intent(**said)`: the values are of its fields' types
     total = cards.total(foe.field)
     put = f"puts {cards.name(card)} on its Field" if card else "draws nothing"
     if index is not None:
@@ -96,8 +100,7 @@ def announce(s: BgkState, foe: Foe, events: list[Event]) -> Intent:
     else:
         raw = stat(s, foe, "physical") + (cards.value(card) if card else 0)
         what = f"its Field holds {total}: a basic attack of {raw} is coming"
-    events.append(plain("intent", f"{foe.name} {put}; {what}.",
-                        data=intent.model_dump(mode="json")))
+    events.append(plain("intent", f"{foe.name} {put}; {what}.", data=said))  # its dump: plain values
     return intent
 
 

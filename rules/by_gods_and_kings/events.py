@@ -2,28 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, get_origin
 
+from rules.by_gods_and_kings.cow import built
 from rules.core import Event, EventData, Outcome
-
-
-class _Said:
-    """The data of an event of a `Said` type, made by `Said.said`, ready for its text."""
-
-    __slots__ = ("kind", "data")
-
-    def __init__(self, kind: str, data: dict[str, Any]) -> None:
-        self.kind, self.data = kind, data
-
-    def event(self, text: str) -> Event:
-        out = object.__new__(Event)
-        setattr_ = object.__setattr__
-        setattr_(out, "__dict__", {"kind": self.kind, "text": text, "data": self.data, "visible_to": None})
-        setattr_(out, "__pydantic_fields_set__", {"kind", "text", "data", "visible_to"})
-        setattr_(out, "__pydantic_extra__", None)
-        setattr_(out, "__pydantic_private__", None)
-        return out
-
 
 _PLAIN_SET = frozenset(("kind", "text"))
 _DATA_SET = frozenset(("kind", "text", "data"))
@@ -31,47 +13,50 @@ _DATA_SET = frozenset(("kind", "text", "data"))
 
 def plain(kind: str, text: str, data: dict[str, Any] | None = None) -> Event:
     """`Event(kind=kind, text=text, data=data)` (`data` left out when None) made by hand as
-    `_Said.event` makes its events: the callers pass a string kind and text and data of plain
+    `Said.told` makes its events: the callers pass a string kind and text and data of plain
     JSON values, which validation would only copy into a new dict. A test compares the events
     of seeded games with the validated ones."""
-    out = object.__new__(Event)
-    setattr_ = object.__setattr__
-    setattr_(out, "__dict__", {"kind": kind, "text": text, "data": {} if data is None else dict(data),
-                               "visible_to": None})
-    setattr_(out, "__pydantic_fields_set__", set(_PLAIN_SET if data is None else _DATA_SET))
-    setattr_(out, "__pydantic_extra__", None)
-    setattr_(out, "__pydantic_private__", None)
-    return out
+    return built(Event, {"kind": kind, "text": text, "data": {} if data is None else dict(data), "visible_to": None},
+                 set(_PLAIN_SET if data is None else _DATA_SET))
 
 
 def outcome(state: Any, events: list[Event]) -> Outcome:
     """`Outcome(state=state, events=events)` made by hand (the events are already Events)."""
-    out = object.__new__(Outcome)
-    setattr_ = object.__setattr__
-    setattr_(out, "__dict__", {"state": state, "events": list(events)})
-    setattr_(out, "__pydantic_fields_set__", {"state", "events"})
-    setattr_(out, "__pydantic_extra__", None)
-    setattr_(out, "__pydantic_private__", None)
-    return out
+    return built(Outcome, {"state": state, "events": list(events)}, {"state", "events"})
 
 
 class Said(EventData):
-    """Event data that the game may also make by hand (`said`)."""
+    """Event data that the game may also make by hand (`told`)."""
 
     @classmethod
-    def said(cls, **data: Any) -> _Said:
-        """`cls(**data)`, for its `.event(text)`, made by hand: validating the data, dumping it
-        and validating the event again was most of an event's cost, and the callers pass plain
-        JSON values already (strings, numbers, lists of strings). A test checks every event of
-        seeded games against the validated way."""
-        names = _FIELD_NAMES.get(cls)
-        if names is None:
-            names = _FIELD_NAMES[cls] = tuple(cls.model_fields)
-        return _Said(cls.kind, {name: (v[:] if type(v) is list else v) for name in names for v in (data[name],)})
+    def told(cls, text: str, /, **data: Any) -> Event:
+        """`cls(**data).event(text)` made by hand: validating the data, dumping it and
+        validating the event again was most of an event's cost, and the callers pass plain
+        JSON values already (strings, numbers, lists of strings). The callers name the fields
+        in their order, so the keywords' dict (a new one at every call) is the data itself,
+        each list in it copied; named in another order, they are put in the fields' order (that
+        of the event's dump). A test checks every event of seeded games against the validated
+        way."""
+        fields = _FIELDS.get(cls)
+        if fields is None:
+            fields = _FIELDS[cls] = _fields_of(cls)
+        names, lists = fields
+        if tuple(data) != names:
+            data = {name: data[name] for name in names}
+        for name in lists:
+            data[name] = data[name][:]
+        return built(Event, {"kind": cls.kind, "text": text, "data": data, "visible_to": None},
+                     {"kind", "text", "data", "visible_to"})
 
 
-_FIELD_NAMES: dict[type[Said], tuple[str, ...]] = {}
-"""The fields of each kind of `Said` data, in order (read once: `model_fields` is a property)."""
+def _fields_of(cls: type[Said]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The fields of a kind of `Said` data in order, and those of them holding a list."""
+    fields = cls.model_fields
+    return tuple(fields), tuple(name for name, f in fields.items() if get_origin(f.annotation) is list)
+
+
+_FIELDS: dict[type[Said], tuple[tuple[str, ...], tuple[str, ...]]] = {}
+"""`_fields_of` each kind of `Said` data (read once: `model_fields` is a property)."""
 
 
 class TurnBegan(Said):

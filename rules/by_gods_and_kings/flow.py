@@ -15,6 +15,7 @@ from rules.by_gods_and_kings import cards
 from rules.by_gods_and_kings.abilities import release_alone
 from rules.by_gods_and_kings.campaign import award_experience
 from rules.by_gods_and_kings.content import BattleStep, RestStep, SaveStep
+from rules.by_gods_and_kings.cow import changed
 from rules.by_gods_and_kings.effects import AnyUnit, draw_up, heal, lose
 from rules.by_gods_and_kings.enemy import announce, land
 from rules.by_gods_and_kings.events import BattleEnded, TurnBegan, plain
@@ -62,7 +63,7 @@ def enter_area(s: BgkState, aid: str, events: list[Event]) -> None:
     sc = s.scenario_def
     area = sc.areas[aid]
     s.area, s.step, s.votes = aid, 0, {}
-    s.visited.append(aid)
+    s.visited = [*s.visited, aid]  # a new list (copying._WHOLE)
     text = f"**{area.name}**. {area.text}".strip()
     if aid == sc.start and len(s.visited) == 1 and sc.objective:
         text += f"\nObjective: {sc.objective}"
@@ -91,7 +92,7 @@ def begin_save(s: BgkState, step: SaveStep, events: list[Event]) -> None:
     events.append(Event(kind="scene", text=f"**{step.name}**. {step.text}".strip()))
     living: list[Hero] = [h for h in s.party if h.alive]  # read: ids and names
     if step.who == "one" and living:
-        living = [s.rng.choice(living)]
+        living = [s.own_rng().choice(living)]
     s.saving = [h.id for h in living]
     s.phase = "save"
     names = ", ".join(h.name for h in living)
@@ -132,12 +133,12 @@ def begin_battle(s: BgkState, events: list[Event]) -> None:
     events.append(Event(kind="battle", text=(
         f"**{step.name}**. {step.text} Enemies: {foe_text}.{ally_text}").replace("  ", " "),
         data={"step": s.step}))
-    s.opening = []
+    opening = s.opening = []  # a new list, of this state alone (copying._WHOLE)
     units: list[Hero | Npc] = [*s.living_heroes(), *npcs]
     for unit in units:
         draw_up(s, unit, cards.HAND_LIMIT, events)
         if not unit.field and unit.hand:
-            s.opening.append(unit.id)
+            opening.append(unit.id)
     if not s.opening:
         begin_round(s, events)
 
@@ -147,7 +148,7 @@ def open_with(s: BgkState, uid: str, card: str, events: list[Event]) -> None:
     assert isinstance(unit, Hero | Npc)
     unit.hand.remove(card)
     unit.field.append(card)
-    s.opening.remove(uid)
+    s.opening = [u for u in s.opening if u != uid]  # a new list (copying._WHOLE); ids appear once
     events.append(plain("opening", f"{unit.name} puts {cards.name(card)} on the Field.",
                         data={"unit": uid, "card": card}))
     if not s.opening:
@@ -164,13 +165,10 @@ def new_round(s: BgkState, events: list[Event]) -> bool:
     """Order a new round by SPD; False when tied characters must be ordered by a seat first."""
     b = s.battle
     assert b is not None
-    b.round += 1
     units: list[AnyUnit] = [*s.peek_allies(), *s.peek_foes()]  # read: only ids and SPD
     spd = {u.id: stat(s, u, "spd") for u in units}  # each unit's SPD, worked out once
     units.sort(key=lambda u: (-spd[u.id], SIDE_RANK[u.id[0]], int(u.id[1:])))
-    b.order = [u.id for u in units]
-    b.pos = -1
-    b.ties = []
+    assign(b, round=b.round + 1, order=[u.id for u in units], pos=-1, ties=[])
     if s.options.get("ties", "ask") == "ask":
         i = 0
         while i < len(units):
@@ -245,7 +243,7 @@ def next_turn(s: BgkState, events: list[Event]) -> None:
                 return
             continue
         uid = b.order[b.pos]
-        if s.peek(uid).alive and start_turn(s, s.unit(uid), events):
+        if s.peek(uid).hp > 0 and start_turn(s, s.unit(uid), events):  # (alive)
             return
 
 
@@ -254,8 +252,8 @@ def start_turn(s: BgkState, unit: AnyUnit, events: list[Event]) -> bool:
     b = s.battle
     assert b is not None
     assign(s, actor=unit.id, played=None, queue=[], intent=None)
-    events.append(TurnBegan.said(unit=unit.id, name=unit.name, round=b.round).event(f"{unit.name}'s turn."))
-    for kind in ("bleed", "poison"):
+    events.append(TurnBegan.told(f"{unit.name}'s turn.", unit=unit.id, name=unit.name, round=b.round))
+    for kind in ("bleed", "poison") if unit.statuses else ():  # most units bear none
         st = unit.status(kind)
         if st is not None:
             lose(s, unit, st.amount, events, kind)
@@ -282,7 +280,7 @@ def start_turn(s: BgkState, unit: AnyUnit, events: list[Event]) -> bool:
     if isinstance(unit, Foe):
         intent = announce(s, unit, events)
         if s.options.get("blows", "announce") == "announce" and any_reaction(s):
-            s.phase, s.intent = "enemy", intent
+            assign(s, phase="enemy", intent=intent)
             return True
         land(s, intent, events)
         finish_turn(s, unit)
@@ -305,9 +303,7 @@ def start_turn(s: BgkState, unit: AnyUnit, events: list[Event]) -> bool:
 
 def finish_turn(s: BgkState, unit: AnyUnit) -> None:
     """The end of a unit's turn: its statuses count down."""
-    for st in unit.statuses:
-        assign(st, turns=st.turns - 1)
-    assign(unit, statuses=[st for st in unit.statuses if st.turns > 0], miss=False)
+    assign(unit, statuses=[changed(st, turns=st.turns - 1) for st in unit.statuses if st.turns > 1], miss=False)
     assign(s, actor=None, played=None, queue=[], spent=0, intent=None)
 
 
@@ -327,7 +323,7 @@ def clear_battle(s: BgkState, events: list[Event]) -> None:
     """What a battle leaves: fallen characters come back at 1 HP with their Field wiped;
     statuses, shields and held abilities end; enemies' and NPCs' cards go to the discard pile."""
     for h in s.own_party():
-        h.statuses, h.shield, h.held, h.miss = [], 0, None, False
+        assign(h, statuses=[], shield=0, held=None, miss=False)
         if not h.alive:
             h.hp = 1
             s.discard.extend(h.field)
@@ -346,14 +342,14 @@ def clear_battle(s: BgkState, events: list[Event]) -> None:
 
 def win_battle(s: BgkState, events: list[Event]) -> None:
     step = s.battle_def
-    events.append(BattleEnded.said(won=True, step=s.step).event(f"The party wins {step.name}."))
+    events.append(BattleEnded.told(f"The party wins {step.name}.", won=True, step=s.step))
     s.battles_won += 1
     clear_battle(s, events)
     cat = s.cat
     held = {sid for h in s.party for sid in [*h.shards, *h.aside]}
     loot = [x for x in step.loot if x not in held]  # a shard exists once in a game
     if loot:
-        s.stash.extend(loot)
+        s.stash = [*s.stash, *loot]  # a new list (copying._WHOLE)
         names = ", ".join(cat.items[x].name if x in cat.items else cat.shards[x].name for x in loot)
         events.append(Event(kind="loot", text=f"Loot: {names}. Claim it in camp, or it is lost.",
                             data={"loot": list(loot)}))
@@ -370,8 +366,8 @@ def win_battle(s: BgkState, events: list[Event]) -> None:
 def wipe(s: BgkState, events: list[Event]) -> None:
     """Every character is down: the loot is lost and the scenario starts over (or, with no
     attempt left, the game is lost)."""
-    events.append(BattleEnded.said(won=False, step=s.step).event(
-        "Every character has fallen: the encounter is lost, and the loot with it."))
+    events.append(BattleEnded.told(
+        "Every character has fallen: the encounter is lost, and the loot with it.", won=False, step=s.step))
     if s.attempt >= attempts(s):
         for f in s.foes:
             s.discard.extend(f.field)
@@ -394,7 +390,7 @@ def wipe(s: BgkState, events: list[Event]) -> None:
 def restart(s: BgkState) -> None:
     """The scenario from its start: the party as it entered, a fresh shuffle."""
     s.party = [independent_copy(h) for h in s.origin]
-    s.deck = cards.shuffled(s.rng, s.decks)
+    s.deck = cards.shuffled(s.own_rng(), s.decks)
     s.discard, s.stash, s.battle, s.step, s.battles_won = [], [], None, 0, 0
     s.area, s.visited, s.votes = "", [], {}
     s.actor, s.played, s.queue, s.spent, s.intent = None, None, [], 0, None

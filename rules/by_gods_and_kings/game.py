@@ -25,6 +25,7 @@ from rules.by_gods_and_kings.campaign import (
     new_character,
 )
 from rules.by_gods_and_kings.catalogue import CATALOGUES, cached_catalogue
+from rules.by_gods_and_kings.chosen import Chosen
 from rules.by_gods_and_kings.content import Catalogue, ScenarioDef
 from rules.by_gods_and_kings.copying import copy_for_move
 from rules.by_gods_and_kings.cow import WRITING
@@ -105,6 +106,8 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
     record_type = Character
     record_label = "character"
     records_per_seat = MAX_PARTY
+    _chosen = Chosen()
+    """The automatic player's last turn move, kept for its `apply` (chosen.py)."""
 
     def __init__(self) -> None:
         cat = cached_catalogue()  # validate the content at start-up
@@ -287,8 +290,6 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
         key, step = self._legal_key(state, player, action)
         s, units = copy_for_move(state)
         events: list[Event] = []
-        head = key.split(":")[0]
-        verb = head.split(".")[0]
         WRITING.begin(s, units)
         try:
             if step is not None:  # a step of the turn's plan, worked out by the key's check
@@ -296,12 +297,15 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
                 done = settle(s, player, plan, step)
                 if done is not None:
                     self._finish_plan(s, player, plan.verb, done, events)
-            elif "." in head and verb in PLANS:
-                done = handle(s, player, PLANS[verb], key)
-                if done is not None:
-                    self._finish_plan(s, player, verb, done, events)
             else:
-                self._flat(s, player, key, events)
+                head = key.split(":")[0]
+                verb = head.split(".")[0]
+                if "." in head and verb in PLANS:
+                    done = handle(s, player, PLANS[verb], key)
+                    if done is not None:
+                        self._finish_plan(s, player, verb, done, events)
+                else:
+                    self._flat(s, player, key, events)
             self._prune(s)
         finally:
             WRITING.end()
@@ -309,12 +313,17 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
 
     def _legal_key(self, s: BgkState, player: str,
                    action: str | Action) -> tuple[str, dict[str, str] | None]:
-        """The key of the action to apply, checked. A move of the seat's turn is checked on
-        its key alone (legality.py); any other key, or one refused there, is looked up the
-        long way (`find_action`, which also says why a key is refused). With it, for a step
-        of the turn's plan, the move's arguments once the key is applied (`step_after`,
-        worked out once for the check and the step), else None."""
+        """The key of the action to apply, checked. The automatic player's turn move just
+        chosen on this very state is taken as it is (chosen.py); any other move of the seat's
+        turn is checked on its key alone (legality.py); any other key, or one refused there,
+        is looked up the long way (`find_action`, which also says why a key is refused). With
+        it, for a step of the turn's plan, the move's arguments once the key is applied
+        (`step_after`, worked out once for the check and the step), else None."""
         key = action.key if isinstance(action, Action) else action
+        taken = self._chosen.take(s, player, key)
+        if taken is not None:  # the automatic player's own choice on this very state (chosen.py)
+            self._offered = None
+            return key, taken[0]
         if checks_keys(s, player):
             plan = TURN_PLANS.get(s.phase)
             if plan is not None and key != plan.back_key:
@@ -463,9 +472,13 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
         """`chosen`, the actions `offered` with it kept for its `apply` (`offer_to_auto`);
         not when `apply` checks its key by itself (`checked`: `checks_keys` holds, and the key
         is not a reaction's; legality.py), where working out the state's shape to keep them
-        would cost more than the check."""
+        would cost more than the check: then the choice alone is kept (chosen.py), and its
+        `apply` skips that check too."""
         if chosen.key.startswith("use.") or not checked:
+            self._chosen.forget()
             self.offer_to_auto(s, player, offered)
+        else:
+            self._chosen.keep(s, player, chosen.key)
         return chosen
 
     def state_shape(self, state: BgkState) -> tuple[object, ...]:

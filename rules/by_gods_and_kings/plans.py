@@ -188,12 +188,14 @@ def is_action_key(s: BgkState, seat: str, plan: StepPlan, key: str) -> bool:
     return step_after(s, seat, plan, key) is not None
 
 
-def step_after(s: BgkState, seat: str, plan: StepPlan, key: str) -> dict[str, str] | None:
+def step_after(s: BgkState, seat: str, plan: StepPlan, key: str, known: bool = False) -> dict[str, str] | None:
     """For a plan of the turn (PLAY, FIRE, NPC) and a key other than Back: the arguments of
     the seat's move once `key` is applied (what `handle` stores, or gives when the move is
     complete), or None when `key` is not the key of one of `actions(s, seat, plan)`: the same
     steps filled in, then a value of the next step. `apply` checks a key and works out its
-    step with this one computation (`settle` then updates the move being built)."""
+    step with this one computation (`settle` then updates the move being built). `known`: the
+    key is one of those actions' (the automatic player's choice, chosen.py), so its value is
+    not looked for among the next step's values again."""
     src = values(s, seat, plan)
     args = _current(plan, s.buildings.get(seat), src)
     nxt = _next_arg(plan, args)
@@ -203,7 +205,7 @@ def step_after(s: BgkState, seat: str, plan: StepPlan, key: str) -> dict[str, st
     if not key.startswith(head):
         return None
     value = key[len(head):]
-    if value not in src(nxt, args):
+    if not known and value not in src(nxt, args):
         return None
     args[nxt] = value  # `_fill` gave a copy of its own
     return _fill(plan, args, src, True)

@@ -86,8 +86,11 @@ def _pick(s: BgkState, seat: str, legal: list[Action]) -> str | None:
 
 # --- cards --------------------------------------------------------------------------------------
 def _potential(field: list[str]) -> int:
-    """How close a Field is to a hand: pairs of cards that could belong to one."""
-    return _potential_of(tuple(field))
+    """How close a Field is to a hand: pairs of cards that could belong to one. Looked up under
+    the cards in sorted order: the sum runs over every two cards and `_pair` does not depend on
+    their order, so every order of the same cards (the opening weighs one hand's cards in as
+    many orders as it has cards) shares one entry."""
+    return _potential_of(tuple(sorted(field)))
 
 
 @cache

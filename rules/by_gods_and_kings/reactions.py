@@ -15,6 +15,7 @@ from rules.by_gods_and_kings.content import ShardAbility
 from rules.by_gods_and_kings.effects_model import Target
 from rules.by_gods_and_kings.levels import hero_shard_level, levelled
 from rules.by_gods_and_kings.memo import catalogue_memo
+from rules.by_gods_and_kings.options import option
 from rules.by_gods_and_kings.state import BgkState, Hero
 from rules.core import Event
 from rules.core.steps import Option
@@ -27,14 +28,14 @@ def target_options(s: BgkState, user: Hero, kind: Target) -> list[Option]:
     if kind in ("foes", "allies"):
         pool = s.peek_foes() if kind == "foes" else s.peek_allies()
         who = "every foe" if kind == "foes" else "every ally"
-        return [Option(value="all", label=f"At {who}")] if pool else []
+        return [option("all", f"At {who}")] if pool else []
     if kind == "self":
-        return [Option(value="self", label=f"On {user.name}")]
+        return [option("self", f"On {user.name}")]
     if kind == "foe":
-        return [Option(value=f.id, label=f"At {f.name}") for f in s.peek_foes()]
+        return [option(f.id, f"At {f.name}") for f in s.peek_foes()]
     if kind == "ally":
-        return [Option(value=u.id, label=f"On {u.name}") for u in s.peek_allies()]
-    return [Option(value=h.id, label=f"Revive {h.name}") for h in s.party if not h.alive]
+        return [option(u.id, f"On {u.name}") for u in s.peek_allies()]
+    return [option(h.id, f"Revive {h.name}") for h in s.party if not h.alive]
 
 
 def target_values(s: BgkState, kind: Target) -> list[str]:
@@ -79,7 +80,7 @@ def _reactions(s: BgkState, seats: Collection[str]) -> Iterator[tuple[Hero, str,
         return
     shards = s.cat.shards
     for hero in s.party:
-        if hero.seat not in seats or not hero.alive or hero.has("numb"):
+        if hero.seat not in seats or hero.hp <= 0 or hero.has("numb"):  # (not alive)
             continue
         for sid in hero.equipped:
             for ab in shards[sid].abilities:

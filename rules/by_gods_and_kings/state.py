@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rules.by_gods_and_kings.catalogue import CATALOGUES
 from rules.by_gods_and_kings.content import (
@@ -23,6 +23,7 @@ from rules.by_gods_and_kings.content import (
     Trigger,
 )
 from rules.by_gods_and_kings.cow import WRITING, all_owned, owned
+from rules.by_gods_and_kings.cow import rng as cow_rng
 from rules.by_gods_and_kings.effects_model import StatusKind
 from rules.by_gods_and_kings.gear import Loadout
 from rules.core import Rng
@@ -38,7 +39,25 @@ react before it lands; save: characters make a save; camp: between battles; rout
 done and every seat votes where the party goes next; over."""
 
 
+class _Places(dict[str, int]):
+    """A unit id's place in its list: `c3` -> 3 (see `PLACE`)."""
+
+    def __missing__(self, uid: str) -> int:
+        return int(uid[1:])
+
+
+PLACE = _Places({f"{side}{i}": i for side in "cen" for i in range(64)})
+"""A unit id's place in its list (`c3` -> 3, `e12` -> 12), looked up: the accessors below read
+it at every move, and a lookup costs half of cutting the id and reading its number (an id not
+in the table is read so)."""
+
+
 class Status(BaseModel):
+    """A status a unit bears. Frozen: the copies of a state share their statuses (copying.py),
+    and a status that changes is replaced by a new one (`cow.changed`)."""
+
+    model_config = ConfigDict(frozen=True)
+
     kind: StatusKind | Literal["taunt"]
     """A status of effects_model, or taunt (a foe made to aim at `source`)."""
     amount: int = 0
@@ -75,15 +94,21 @@ class Unit(BaseModel):
 
     @property
     def alive(self) -> bool:
+        """HP above 0 (the party's and the battle's helpers below test `hp > 0` themselves: they
+        run at every move, and a property costs a call)."""
         return self.hp > 0
 
     def status(self, kind: StatusKind | Literal["taunt"]) -> Status | None:
-        if not self.statuses:  # the common case, without a generator
-            return None
-        return next((x for x in self.statuses if x.kind == kind), None)
+        for x in self.statuses:  # a loop: no generator to make for the common empty list
+            if x.kind == kind:
+                return x
+        return None
 
     def has(self, kind: StatusKind | Literal["taunt"]) -> bool:
-        return bool(self.statuses) and self.status(kind) is not None
+        for x in self.statuses:  # `status` written out
+            if x.kind == kind:
+                return True
+        return False
 
 
 class Hero(Unit):
@@ -112,6 +137,14 @@ class Hero(Unit):
     """The saved character's past: scenario id -> times cleared; adventures played to the end."""
     adventures: int = 0
     held: Held | None = None
+
+
+GEAR = ("bag", "shards", "equipped", "aside", "aside_equipped", "shard_xp", "cleared")
+"""A character's gear and past: lists and dicts that only a camp move and the experience of a
+finished scenario change (camp.py, campaign.py), each time by a new one, never in place, so
+the copies of a state share them (copying.py, cow.py); only the making of a party sets shards
+aside in place, before any state holds it. A test applies every camp move and checks the state
+before it unchanged."""
 
 
 class Foe(Unit):
@@ -235,8 +268,8 @@ class BgkState(BaseModel):
     # While `apply` changes this state, each accessor hands out units of its own (cow.py).
     def hero(self, uid: str) -> Hero:
         if WRITING.state is self:
-            return owned(self, self.party, int(uid[1:]))
-        return self.party[int(uid[1:])]
+            return owned(self, self.party, PLACE[uid])
+        return self.party[PLACE[uid]]
 
     def unit(self, uid: str) -> Hero | Foe | Npc:
         if uid[0] == "c":
@@ -245,15 +278,26 @@ class BgkState(BaseModel):
             assert self.battle is not None, f"{uid} fights only in a battle"
             units = self.battle.foes if uid[0] == "e" else self.battle.npcs
         if WRITING.state is self:
-            return owned(self, units, int(uid[1:]))
-        return units[int(uid[1:])]
+            return owned(self, units, PLACE[uid])
+        return units[PLACE[uid]]
 
     def peek(self, uid: str) -> Hero | Foe | Npc:
         """The unit, to read only (never kept by code of `apply`: see cow.py)."""
         if uid[0] == "c":
-            return self.party[int(uid[1:])]
+            return self.party[PLACE[uid]]
         assert self.battle is not None, f"{uid} fights only in a battle"
-        return (self.battle.foes if uid[0] == "e" else self.battle.npcs)[int(uid[1:])]
+        return (self.battle.foes if uid[0] == "e" else self.battle.npcs)[PLACE[uid]]
+
+    def own_rng(self) -> Rng:
+        """The generator, ready to draw from: while `apply` changes this state and still shares
+        it, first replaced by a copy of its own (cow.py)."""
+        rng = self.rng
+        shared = WRITING.shared
+        if shared and id(rng) in shared and WRITING.state is self:
+            shared.discard(id(rng))
+            rng = cow_rng(rng)
+            self.rng = rng
+        return rng
 
     def own_party(self) -> list[Hero]:
         """The party, every character ready to change."""
@@ -271,41 +315,51 @@ class BgkState(BaseModel):
         if self.battle is None:
             return []
         foes = self.battle.foes
-        return [owned(self, foes, i) for i, f in enumerate(foes) if f.alive]
+        return [owned(self, foes, i) for i, f in enumerate(foes) if f.hp > 0]
 
     def living_heroes(self) -> list[Hero]:
         party = self.party
-        return [owned(self, party, i) for i, h in enumerate(party) if h.alive]
+        return [owned(self, party, i) for i, h in enumerate(party) if h.hp > 0]
 
     def living_allies(self) -> list[Hero | Npc]:
         """The party's side: living characters, then living NPCs."""
         out: list[Hero | Npc] = [*self.living_heroes()]
         if self.battle is not None:
             npcs = self.battle.npcs
-            out.extend(owned(self, npcs, i) for i, n in enumerate(npcs) if n.alive)
+            out.extend(owned(self, npcs, i) for i, n in enumerate(npcs) if n.hp > 0)
         return out
 
     def peek_foes(self) -> list[Foe]:
         """The living foes, to read only (see `peek`)."""
-        return [f for f in self.battle.foes if f.alive] if self.battle is not None else []
+        battle = self.battle
+        return [f for f in battle.foes if f.hp > 0] if battle is not None else []
 
     def peek_allies(self) -> list[Hero | Npc]:
         """The living allies, to read only (see `peek`)."""
-        out: list[Hero | Npc] = [h for h in self.party if h.alive]
-        if self.battle is not None:
-            out.extend(n for n in self.battle.npcs if n.alive)
+        out: list[Hero | Npc] = [h for h in self.party if h.hp > 0]
+        battle = self.battle
+        if battle is not None and battle.npcs:
+            out.extend([n for n in battle.npcs if n.hp > 0])
         return out
 
     def any_foe_standing(self) -> bool:
-        return self.battle is not None and any(f.alive for f in self.battle.foes)
+        battle = self.battle
+        if battle is not None:
+            for f in battle.foes:
+                if f.hp > 0:
+                    return True
+        return False
 
     def any_hero_standing(self) -> bool:
-        return any(h.alive for h in self.party)
+        for h in self.party:
+            if h.hp > 0:
+                return True
+        return False
 
     def seat_of(self, uid: str) -> str:
         """The player who decides for a unit: a character's controller; NPCs (and anything
         else) are played by the administrator, the first seat."""
-        return self.party[int(uid[1:])].seat if uid[0] == "c" else self.players[0]
+        return self.party[PLACE[uid]].seat if uid[0] == "c" else self.players[0]
 
     def heroes_of(self, seat: str) -> list[Hero]:
         party = self.party
@@ -315,7 +369,7 @@ class BgkState(BaseModel):
         """The top card of the draw pile (the discard pile is shuffled in when it runs out);
         None when both are empty."""
         if not self.deck and self.discard:
-            self.deck = self.rng.shuffled(self.discard)
+            self.deck = self.own_rng().shuffled(self.discard)
             self.discard = []
         return self.deck.pop() if self.deck else None
 

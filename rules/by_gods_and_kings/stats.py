@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.by_gods_and_kings.content import Catalogue, Stats
+from rules.by_gods_and_kings.cow import built
 from rules.by_gods_and_kings.effects_model import STAT_DOWN
 from rules.by_gods_and_kings.gear import gear_stats, shard_stats
 from rules.by_gods_and_kings.levels import growth_stats
@@ -42,8 +43,7 @@ def hero_base(cat: Catalogue, hero: Hero, party: list[Hero]) -> Stats:
     equipped = tuple(hero.equipped)
     worn = hero.loadout  # its item ids: plain strings hash and compare faster than the model
     xp = hero.shard_xp
-    key = (hero.template, worn.main, worn.off, worn.body, worn.head, equipped,
-           tuple([xp.get(sid) for sid in equipped]) if equipped else ())
+    key = (hero.template, worn.main, worn.off, worn.body, worn.head, equipped, tuple(map(xp.get, equipped)))
     held = _HERO_BASE
     if held[0] is not cat or len(held[1]) > LIMIT:
         held = _hero_base_table(cat)
@@ -52,15 +52,16 @@ def hero_base(cat: Catalogue, hero: Hero, party: list[Hero]) -> Stats:
     if found is None:
         asked = frozenset(x for sid in equipped for bonus in cat.shards[sid].bonuses
                           for x in bonus.ally_shard or ())
-        found = memo[key] = (asked, None if asked else _hero_base(cat, hero, frozenset()))
-    asked, base = found
+        by_mates: dict[frozenset[str], Stats] = {}  # with mates' shards asked for: the stats by those shards
+        found = memo[key] = (asked, None if asked else _hero_base(cat, hero, frozenset()), by_mates)
+    asked, base, by_mates = found
     if base is not None:
         return base
-    mates = frozenset(sid for h in party if h.id != hero.id for sid in h.equipped if sid in asked)
-    by_mates = catalogue_memo(cat, "hero_base_with_mates")
-    base = by_mates.get((key, mates))
+    me = hero.id
+    mates = frozenset([sid for h in party if h.id != me for sid in h.equipped if sid in asked])
+    base = by_mates.get(mates)
     if base is None:
-        base = by_mates[key, mates] = _hero_base(cat, hero, mates)
+        base = by_mates[mates] = _hero_base(cat, hero, mates)
     return base
 
 
@@ -105,9 +106,17 @@ def foe_base(cat: Catalogue, enemy_id: str, party: int) -> Stats:
     return found
 
 
+_STAT_FIELDS = frozenset(("hp", "defense", "physical", "magic", "spd"))
+
+
 def _lowered(stats: Stats, unit: Unit) -> Stats:
-    if stats.hp >= 1 and stats.defense >= 0 and stats.physical >= 0 and stats.magic >= 0 \
-            and stats.spd >= 0 and (not unit.statuses or not any(st.kind in STAT_DOWN for st in unit.statuses)):
+    """`stats` lowered by the unit's statuses, each stat at least 0 (HP at least 1). The
+    lowered sheet is made without validation (`cow.built`): its values lie between 0 (1 for
+    HP) and those of `stats`, a valid sheet, so they are within a sheet's bounds (a test
+    compares it with the validated one)."""
+    d = stats.__dict__  # its values read from the model's dict: faster than its attributes
+    if d["hp"] >= 1 and d["defense"] >= 0 and d["physical"] >= 0 and d["magic"] >= 0 and d["spd"] >= 0 \
+            and (not unit.statuses or not any(st.kind in STAT_DOWN for st in unit.statuses)):
         return stats  # nothing lowers it and nothing is out of range: the same values
     values = {"hp": max(1, stats.hp), "defense": stats.defense, "physical": stats.physical,
               "magic": stats.magic, "spd": stats.spd}
@@ -117,7 +126,7 @@ def _lowered(stats: Stats, unit: Unit) -> Stats:
             values[field] -= st.amount
     for field in ("defense", "physical", "magic", "spd"):
         values[field] = max(0, values[field])
-    return Stats(**values)
+    return built(Stats, values, set(_STAT_FIELDS))
 
 
 def sheet(s: BgkState, unit: Hero | Foe | Npc) -> Stats:
@@ -137,6 +146,5 @@ def max_hp(s: BgkState, unit: Hero | Foe | Npc) -> int:
 
 
 def stat(s: BgkState, unit: Hero | Foe | Npc, name: str) -> int:
-    value = getattr(sheet(s, unit), name)
-    assert isinstance(value, int)
+    value: int = sheet(s, unit).__dict__[name]  # a field of the sheet: faster than `getattr`
     return value

@@ -25,8 +25,9 @@ from rules.by_gods_and_kings.effects import deal
 from rules.by_gods_and_kings.enemy import fighter_abilities, reached, strike
 from rules.by_gods_and_kings.events import CardPlayed, plain
 from rules.by_gods_and_kings.gear import attack_stats
+from rules.by_gods_and_kings.options import option
 from rules.by_gods_and_kings.reactions import level_description, target_options, target_values
-from rules.by_gods_and_kings.state import BgkState, Hero, Npc
+from rules.by_gods_and_kings.state import PLACE, BgkState, Hero, Npc, assign
 from rules.by_gods_and_kings.stats import stat
 from rules.core import Event
 from rules.core.steps import Option
@@ -35,14 +36,16 @@ STAT_NAMES = {"physical": "Physical", "magic": "Magic"}
 
 
 def actor_hero(s: BgkState) -> Hero:
-    assert s.actor is not None and s.actor[0] == "c", "a character is acting"
-    return s.hero(s.actor)
+    actor = s.actor
+    assert actor is not None and actor[0] == "c", "a character is acting"
+    return s.hero(actor)
 
 
 def peek_actor(s: BgkState) -> Hero:
     """The acting character, to read only (see `BgkState.peek`)."""
-    assert s.actor is not None and s.actor[0] == "c", "a character is acting"
-    return s.party[int(s.actor[1:])]
+    actor = s.actor
+    assert actor is not None and actor[0] == "c", "a character is acting"
+    return s.party[PLACE[actor]]
 
 
 # --- the opening ----------------------------------------------------------------------------------
@@ -85,7 +88,13 @@ def play_values(s: BgkState, arg: str) -> list[str]:
 def _card_options(hand: tuple[str, ...]) -> tuple[Option, ...]:
     """The options for playing a card of this hand: the same for every hand of these cards (an
     Option is frozen), so worked out once for the step's actions and again for its move."""
-    return tuple(Option(value=c, label=f"Play {cards.name(c)}") for c in dict.fromkeys(hand))
+    return tuple(card_option(c) for c in dict.fromkeys(hand))
+
+
+@lru_cache(maxsize=1024)
+def card_option(card: str) -> Option:
+    """The option of playing `card` (made once per card code: an Option is frozen)."""
+    return Option(value=card, label=f"Play {cards.name(card)}")
 
 
 @lru_cache(maxsize=4096)
@@ -103,12 +112,12 @@ def play(s: BgkState, card: str, out: str, events: list[Event]) -> None:
                             data={"unit": hero.id, "card": out}))
     hero.hand.remove(card)
     hero.field.append(card)
-    s.played = card
     kinds = cards.hands(hero.field)
     made = f" It holds a {', a '.join(cards.HAND_NAMES[k] for k in kinds)}!" if kinds else ""
-    events.append(CardPlayed.said(unit=hero.id, card=card, field=list(hero.field)).event(
-        f"{hero.name} plays {cards.name(card)}: Field {cards.names(hero.field)}.{made}"))
-    s.phase = "resolve"
+    events.append(CardPlayed.told(
+        f"{hero.name} plays {cards.name(card)}: Field {cards.names(hero.field)}.{made}",
+        unit=hero.id, card=card, field=list(hero.field)))
+    assign(s, played=card, phase="resolve")
 
 
 # --- resolve: a basic attack or the abilities ----------------------------------------------------
@@ -153,12 +162,12 @@ def basic_attack(s: BgkState, foe_id: str, bonus: str, events: list[Event]) -> N
 def deploy(s: BgkState, events: list[Event]) -> None:
     """Fire the Field's abilities: the three cards are spent, the abilities queue up."""
     hero = actor_hero(s)
-    s.queue = hand_abilities(s, hero)
-    s.spent = cards.total(hero.field)
+    queue = hand_abilities(s, hero)
+    assign(s, queue=queue, spent=cards.total(hero.field))
     s.discard.extend(hero.field)
     events.append(plain("deploy", (
         f"{hero.name} spends {cards.names(hero.field)} to fire "
-        f"{', '.join(ability(s, r).name for r in s.queue)}."), data={"unit": hero.id, "queue": s.queue}))
+        f"{', '.join(ability(s, r).name for r in queue)}."), data={"unit": hero.id, "queue": queue}))
     hero.field = []
     s.phase = "deploy"
 
@@ -179,11 +188,10 @@ def fire_options(s: BgkState, arg: str, chosen: dict[str, str]) -> list[Option]:
     aims = target_options(s, hero, ab.target)
     if not aims:
         return [Option(value="none", label=f"{ab.name}: nobody to aim at")]
-    out = [Option(value=f"now.{o.value}", label=f"{ab.name}: {o.label.lower()}") for o in aims]
+    out = [option(f"now.{o.value}", f"{ab.name}: {o.label.lower()}") for o in aims]
     if holdable(s, ref):
         if hero.held is None:
-            out += [Option(value=f"hold.{o.value}", label=f"Hold {ab.name} ready, {o.label.lower()}")
-                    for o in aims]
+            out += [option(f"hold.{o.value}", f"Hold {ab.name} ready, {o.label.lower()}") for o in aims]
         for other in s.party:
             if not other.alive or other.id == hero.id or other.held is None:
                 continue
@@ -247,7 +255,7 @@ def npc_options(s: BgkState, arg: str, chosen: dict[str, str]) -> list[Option]:
             note = f" (fires {max(fires, key=lambda a: a.threshold).name})" if fires else f" (Field {total})"
             out.append(Option(value=c, label=f"{npc.name} plays {cards.name(c)}{note}"))
         return out
-    return [Option(value=f.id, label=f"{npc.name} aims at {f.name}") for f in s.peek_foes()]
+    return [option(f.id, f"{npc.name} aims at {f.name}") for f in s.peek_foes()]
 
 
 def npc_values(s: BgkState, arg: str) -> list[str]:
@@ -264,8 +272,9 @@ def npc_play(s: BgkState, card: str, target: str, events: list[Event]) -> None:
     npc = actor_npc(s)
     npc.hand.remove(card)
     npc.field.append(card)
-    events.append(CardPlayed.said(unit=npc.id, card=card, field=list(npc.field)).event(
-        f"{npc.name} plays {cards.name(card)}: its Field holds {cards.total(npc.field)}."))
+    events.append(CardPlayed.told(
+        f"{npc.name} plays {cards.name(card)}: its Field holds {cards.total(npc.field)}.",
+        unit=npc.id, card=card, field=list(npc.field)))
     index = reached(s, npc)
     if index is None:
         strike(s, npc, s.unit(target), cards.value(card), events)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from itertools import repeat
 
 from rules.by_gods_and_kings import cards
 from rules.by_gods_and_kings.content import Catalogue
@@ -116,10 +117,10 @@ def best_card(cat: Catalogue, numb: bool, equipped: tuple[str, ...], field: list
         own = sum([pair(a, b) for i, a in enumerate(field) for b in field[i + 1:]])
         fills = len(field) == cards.FIELD_SIZE - 1 and counts is not None
         for card in offered:
-            pairs = [pair(a, card) for a in field]
+            pairs = list(map(pair, field, repeat(card)))  # each Field card with it
             potential = own + sum(pairs)
             shots = 0
-            if fills and may_fire((own, *pairs)):
+            if fills and own and all(pairs):  # may_fire: every two cards of the new Field a pair
                 shots = fired(counts, (*field, card))  # type: ignore[arg-type]
             score = shots * 100 + potential * 5 + cards.value(card)
             if score > top:
@@ -135,7 +136,8 @@ def best_card(cat: Catalogue, numb: bool, equipped: tuple[str, ...], field: list
         value = cards.value(card)
         for i in outs:
             shots = 0
-            if counts is not None and may_fire(_left(kept_pairs, with_card, i)):
+            j, k = _KEPT[i]  # may_fire(_left(kept_pairs, with_card, i)), written out
+            if counts is not None and kept_pairs[i] and with_card[j] and with_card[k]:
                 shots = fired(counts, (*kept[i], card))
             score = shots * 100 + (kept_pairs[i] + together - with_card[i]) * 5 + value
             if score > top:

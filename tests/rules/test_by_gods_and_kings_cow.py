@@ -10,7 +10,17 @@ from pydantic import BaseModel
 
 from rules.by_gods_and_kings import GAME as BGK
 from rules.by_gods_and_kings import copying, cow
-from rules.by_gods_and_kings.state import Battle, BgkState, Foe, Held, Hero, Intent, Npc, Status
+from rules.by_gods_and_kings.state import (
+    GEAR,
+    Battle,
+    BgkState,
+    Foe,
+    Held,
+    Hero,
+    Intent,
+    Npc,
+    Status,
+)
 from rules.core import Rng
 from tests.support.playout import automatic_positions
 
@@ -85,27 +95,30 @@ def test_a_move_copies_only_the_units_it_changes():
 
 
 def _outside_units(value: object) -> list[object]:
-    """Every list, dict and unfrozen model of a state but the units, what they hold, and the origin."""
-    return [v for p, v in _mutables(value, "s") if not p.startswith("s.origin")
+    """Every list, dict and unfrozen model of a state but the units, what they hold, the
+    generator, the origin and the lists replaced whole (copying._WHOLE)."""
+    return [v for p, v in _mutables(value, "s")
+            if not p.startswith(("s.origin", "s.rng", *(f"s.{name}" for name in copying._WHOLE)))
             and not isinstance(v, cow_units) and not p.startswith(("s.party[", "s.battle.foes[", "s.battle.npcs["))]
 
 
 def test_the_copy_for_a_move_copies_every_field_the_full_copy_copies():
-    assert {*copying._LISTS, *copying._DICTS, "rng", "intent", "battle"} == set(copying.HOW[BgkState])
+    assert {*copying._LISTS, *copying._DICTS, *copying._WHOLE, "rng", "intent", "battle"} == set(copying.HOW[BgkState])
     for model in (BgkState, Rng, Battle, Intent, Hero, Foe, Npc, Status, Held):  # `remade` leaves out
         # extra and private values
         assert not model.model_config.get("extra") and not model.__private_attributes__
 
 
-def test_the_copy_for_a_move_shares_only_the_units_and_the_origin():
+def test_the_copy_for_a_move_shares_only_the_units_the_generator_and_the_origin():
     checked = 0
     for s in automatic_positions(BGK, 8, range(1), 200):
         if s.battle is None:
             continue
         copy, units = copying.copy_for_move(s)
-        assert copy == s and copy.origin is s.origin
-        assert units == [*s.party, *s.foes, *s.npcs]
-        assert all(x is y for x, y in zip(units, [*copy.party, *copy.foes, *copy.npcs], strict=True))
+        assert copy == s and copy.origin is s.origin and copy.rng is s.rng
+        assert all(getattr(copy, name) is getattr(s, name) for name in copying._WHOLE)
+        assert units == [*s.party, *s.foes, *s.npcs, s.rng]
+        assert all(x is y for x, y in zip(units, [*copy.party, *copy.foes, *copy.npcs, copy.rng], strict=True))
         theirs = {id(v) for v in _outside_units(s)}
         assert theirs and not [v for v in _outside_units(copy) if id(v) in theirs]
         checked += 1
@@ -122,7 +135,9 @@ def test_a_unit_copied_on_write_shares_nothing_mutable(copier):
             assert type(copy) is type(unit) and copy == unit
             assert copy.model_fields_set == unit.model_fields_set
             ours = {id(v) for _, v in _mutables(unit)}
-            assert not [p for p, v in _mutables(copy) if id(v) in ours]
+            gear = tuple(f"u.{name}" for name in GEAR)  # replaced whole, never changed in place: shared
+            assert not [p for p, v in _mutables(copy) if id(v) in ours and not p.startswith(gear)]
+            assert all(getattr(copy, name) is getattr(unit, name) for name in GEAR if isinstance(unit, Hero))
             checked += 1
     assert checked > (5 if copier is cow.npc else 100)
 

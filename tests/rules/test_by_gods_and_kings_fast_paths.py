@@ -38,7 +38,7 @@ def test_events_made_by_hand_are_the_validated_ones(monkeypatch):
     fast = [e for seed in range(2) for e in _events(4, seed)]
     kinds = {e.kind for e in fast}
     assert {"hit", "turn", "card_played", "target_picked", "ability", "status"} <= kinds
-    monkeypatch.setattr(bgk_events.Said, "said", classmethod(lambda cls, **data: cls(**data)))
+    monkeypatch.setattr(bgk_events.Said, "told", classmethod(lambda cls, text, **data: cls(**data).event(text)))
     slow = [e for seed in range(2) for e in _events(4, seed)]
     assert len(fast) == len(slow)
     for a, b in zip(fast, slow, strict=True):
@@ -53,11 +53,11 @@ def test_events_made_by_hand_are_the_validated_ones(monkeypatch):
 
 def test_an_events_data_is_its_own():
     field = ["Ah", "2h"]
-    e = bgk_events.CardPlayed.said(unit="c0", card="2h", field=field).event("text")
+    e = bgk_events.CardPlayed.told("text", unit="c0", card="2h", field=field)
     field.append("3h")
     assert e.data["field"] == ["Ah", "2h"]
     with pytest.raises(KeyError):
-        bgk_events.Hit.said(source="c0", target="e0", raw=1, dealt=1)  # a field missing
+        bgk_events.Hit.told("text", source="c0", target="e0", raw=1, dealt=1)  # a field missing
 
 
 def _to_act_long_way(s: BgkState) -> list[str]:

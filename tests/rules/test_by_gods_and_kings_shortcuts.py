@@ -8,9 +8,19 @@ from __future__ import annotations
 import pytest
 
 from rules.by_gods_and_kings import GAME as BGK
-from rules.by_gods_and_kings import abilities, cards, copying, plans, policy, reactions, stats, turn
+from rules.by_gods_and_kings import (
+    abilities,
+    cards,
+    copying,
+    cow,
+    plans,
+    policy,
+    reactions,
+    stats,
+    turn,
+)
 from rules.by_gods_and_kings.memo import catalogue_memo
-from rules.by_gods_and_kings.state import BgkState, Foe, Hero, Status
+from rules.by_gods_and_kings.state import GEAR, BgkState, Foe, Hero, Status
 from rules.core import Rng
 from rules.core.state import independent_copy
 from rules.core.steps import Building
@@ -223,8 +233,11 @@ def test_a_fields_potential_adds_up_the_pairs_worked_out_once():
 
 
 # --- the copy ----------------------------------------------------------------------------------------
-@pytest.mark.parametrize("model,copier", [(Hero, copying._hero), (Foe, copying._foe)], ids=["hero", "foe"])
-def test_the_written_out_copies_copy_exactly_the_fields_of_the_table(model, copier):
+@pytest.mark.parametrize("model,copier,kept", [(Hero, copying._hero, ()), (Hero, cow.hero, GEAR), (Foe, copying._foe, ())],
+                         ids=["hero", "hero-for-a-move", "foe"])
+def test_the_written_out_copies_copy_exactly_the_fields_of_the_table(model, copier, kept):
+    """Each copy copies the fields the table copies; the copy of a character for a move keeps
+    its gear (state.GEAR: replaced whole, never changed in place)."""
     checked = 0
     for s in _positions(8, range(1), 200):
         for unit in (s.party if model is Hero else s.foes):
@@ -234,7 +247,7 @@ def test_the_written_out_copies_copy_exactly_the_fields_of_the_table(model, copi
             assert copy.model_fields_set is not unit.model_fields_set
             for name in model.model_fields:
                 value = getattr(unit, name)
-                if name in copying.HOW[model] and value is not None:
+                if name in copying.HOW[model] and value is not None and name not in kept:
                     assert getattr(copy, name) is not value, f"{name} is shared"
                 else:
                     assert getattr(copy, name) is value, f"{name} is copied but need not be"
