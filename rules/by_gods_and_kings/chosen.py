@@ -9,10 +9,13 @@ has its arguments worked out (`plans.step_after`, which that check shared), with
 its value up among the step's values again.
 
 The choice is taken only for the same state object, seat and key, once, and only while a few
-values any move changes are as they were: a state is never changed once `apply` made it (it
-changes a copy), and the guard catches a caller that changed one in place anyway. One choice
-is kept at a time and per thread, so no older state is kept alive and moves applied at once in
-two threads never see each other's.
+values every move changes are as they were (the phase, the actor, the draws, the seat's move
+being built): a state is never changed once `apply` made it (it changes a copy). The guard is
+not a check of the whole state: a caller that edits a state in place (a hand, a unit) after the
+choice breaks that contract, and its `apply` may then fail with another error than
+IllegalAction; nothing in the rules or the bot does. One choice is kept at a time and per
+thread, so no older state is kept alive and moves applied at once in two threads never see
+each other's.
 """
 
 from __future__ import annotations

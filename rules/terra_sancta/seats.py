@@ -6,11 +6,12 @@ All of it follows from the version of the faction sheets (`TSState.content`), th
 every player's faction, so it is kept under those and looked up once a turn instead of being
 gathered piece by piece. A state saved before the sheets were pinned (no version) reads the
 files each time, so its seat is never kept. The seats are dropped all at once when there are
-`LIMIT` of them, so memory stays bounded.
+`LIMIT` of them, so memory stays bounded. They are kept per thread (see `_KeptSeats`).
 """
 
 from __future__ import annotations
 
+import threading
 from typing import NamedTuple
 
 from rules.terra_sancta.content import FactionSheet, factions_of
@@ -21,7 +22,7 @@ from rules.terra_sancta.state import TSState
 from rules.terra_sancta.threats import EnemyThreat, enemy_threat
 
 LIMIT = 256
-"""Kept seats (over every game) after which they are all dropped."""
+"""Kept seats (over every game, per thread) after which they are all dropped."""
 
 
 class Seat(NamedTuple):
@@ -40,19 +41,33 @@ def reach_limits(sheet: FactionSheet) -> dict[str, int]:
     return {k: sheet.piece(k).range or 11 for k in KINDS}
 
 
-_SEATS: dict[tuple[str, str, tuple[tuple[str, str], ...]], Seat] = {}
+class _KeptSeats(threading.local):
+    """The kept seats of one thread: a seat holds its enemies' `EnemyThreat`s, which the game
+    asking brings up to date in place, so games played at once in two threads share none."""
+
+    def __init__(self) -> None:
+        self.seats: dict[tuple[str, str, tuple[tuple[str, str], ...]], Seat] = {}
+
+
+_KEPT = _KeptSeats()
+
+
+def kept_seats() -> dict[tuple[str, str, tuple[tuple[str, str], ...]], Seat]:
+    """This thread's kept seats."""
+    return _KEPT.seats
 
 
 def seat(s: TSState, player: str) -> Seat:
-    """The `Seat` of `player` in the game of `s` (`made_seat`, kept)."""
+    """The `Seat` of `player` in the game of `s` (`made_seat`, kept in this thread)."""
     if not s.content:
         return made_seat(s, player)
+    kept = _KEPT.seats
     key = (s.content, player, tuple(s.factions.items()))
-    found = _SEATS.get(key)
+    found = kept.get(key)
     if found is None:
-        if len(_SEATS) >= LIMIT:
-            _SEATS.clear()
-        found = _SEATS[key] = made_seat(s, player)
+        if len(kept) >= LIMIT:
+            kept.clear()
+        found = kept[key] = made_seat(s, player)
     return found
 
 
@@ -65,5 +80,5 @@ def made_seat(s: TSState, player: str) -> Seat:
 
 
 def forget() -> None:
-    """Drop every kept seat."""
-    _SEATS.clear()
+    """Drop this thread's kept seats."""
+    _KEPT.seats.clear()

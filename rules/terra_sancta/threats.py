@@ -18,6 +18,7 @@ point whatever the order of the pieces.
 from __future__ import annotations
 
 import sys
+import threading
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -172,19 +173,37 @@ class EnemyThreat:
 
 
 ENEMY_LIMIT = 64
-"""Kept enemies (over every game) after which they are all dropped, so memory stays bounded."""
-_ENEMIES: dict[tuple[int, str], EnemyThreat] = {}
+"""Kept enemies (over every game, per thread) after which they are all dropped, so memory stays
+bounded."""
+
+
+class _KeptEnemies(threading.local):
+    """The kept `EnemyThreat`s of one thread: each is brought up to date in place by the game
+    that asks for it, so two games played at once in two threads must not share one."""
+
+    def __init__(self) -> None:
+        self.enemies: dict[tuple[int, str], EnemyThreat] = {}
+
+
+_KEPT = _KeptEnemies()
 
 
 def enemy_threat(sight: SheetSight, owner: str) -> EnemyThreat:
-    """The kept `EnemyThreat` of `owner`, whose sheet's sight is `sight` (a new one at first)."""
+    """The kept `EnemyThreat` of `owner`, whose sheet's sight is `sight` (a new one at first),
+    in this thread."""
+    kept = _KEPT.enemies
     key = (id(sight), owner)
-    found = _ENEMIES.get(key)
+    found = kept.get(key)
     if found is None or found.sight is not sight:
-        if len(_ENEMIES) >= ENEMY_LIMIT:
-            _ENEMIES.clear()
-        found = _ENEMIES[key] = EnemyThreat(sight)
+        if len(kept) >= ENEMY_LIMIT:
+            kept.clear()
+        found = kept[key] = EnemyThreat(sight)
     return found
+
+
+def forget_enemies() -> None:
+    """Drop this thread's kept enemies."""
+    _KEPT.enemies.clear()
 
 
 def king_attackers(s: TSState, king: int) -> set[int]:

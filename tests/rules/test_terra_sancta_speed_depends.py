@@ -103,11 +103,11 @@ def test_a_kept_seat_is_the_one_made_anew():
             assert [e.sight.sheet for _, e in kept.enemies] == [factions_of(s.content)[s.factions[p]]
                                                                 for p in s.factions if p != player]
             checked += 1
-    assert checked > 100 and 0 < len(seats._SEATS) <= seats.LIMIT
+    assert checked > 100 and 0 < len(seats.kept_seats()) <= seats.LIMIT
 
 
 def test_a_seat_of_a_state_saved_before_pinning_is_not_kept():
     s = _POSITIONS[0].model_copy(update={"content": ""})
     seats.forget()
     assert seats.seat(s, s.alive[0]).sheet.id == s.factions[s.alive[0]]
-    assert seats._SEATS == {}
+    assert seats.kept_seats() == {}

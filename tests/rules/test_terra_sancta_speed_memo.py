@@ -48,7 +48,7 @@ def _check_threats(positions: list[TSState]) -> int:
 
 
 def test_kept_enemy_threats_are_right_in_the_order_of_play():
-    threats._ENEMIES.clear()
+    threats.forget_enemies()
     assert _check_threats(_POSITIONS) > 1000
 
 
@@ -63,7 +63,7 @@ def test_kept_enemy_threats_are_right_on_boards_in_any_order():
 
 def test_kept_enemy_threats_look_up_only_the_pieces_that_changed(monkeypatch):
     """In the order of play most pieces are neither moved nor see a changed square."""
-    threats._ENEMIES.clear()
+    threats.forget_enemies()
     looked_up: list[int] = []
     add = EnemyThreat._add
 
