@@ -17,9 +17,8 @@ from typing import NamedTuple
 from rules.terra_sancta.content import FactionSheet, factions_of
 from rules.terra_sancta.movegen import _Hooks, hooks
 from rules.terra_sancta.pieces import KINDS
-from rules.terra_sancta.sight import sheet_sight
 from rules.terra_sancta.state import TSState
-from rules.terra_sancta.threats import EnemyThreat, enemy_threat
+from rules.terra_sancta.threats import EnemyThreat, enemy_threats
 
 LIMIT = 256
 """Kept seats (over every game, per thread) after which they are all dropped."""
@@ -32,8 +31,7 @@ class Seat(NamedTuple):
     reach: dict[str, int]
     """kind -> how far a piece of that kind reaches (11: the whole board)."""
     enemies: tuple[tuple[str, EnemyThreat], ...]
-    """(owner, `threats.enemy_threat` of its sheet's sight) of every other player with a faction,
-    in the order of `TSState.factions`."""
+    """`threats.enemy_threats` of the player."""
 
 
 def reach_limits(sheet: FactionSheet) -> dict[str, int]:
@@ -73,10 +71,8 @@ def seat(s: TSState, player: str) -> Seat:
 
 def made_seat(s: TSState, player: str) -> Seat:
     """The `Seat` of `player` in the game of `s`, made anew."""
-    sheets = factions_of(s.content)
-    sheet = sheets[s.factions[player]]
-    enemies = tuple((p, enemy_threat(sheet_sight(sheets[f]), p)) for p, f in s.factions.items() if p != player)
-    return Seat(sheet, hooks(sheet), reach_limits(sheet), enemies)
+    sheet = factions_of(s.content)[s.factions[player]]
+    return Seat(sheet, hooks(sheet), reach_limits(sheet), tuple(enemy_threats(s, player)))
 
 
 def forget() -> None:

@@ -109,7 +109,7 @@ def threat_lanes(s: TSState, player: str, king: int | None, masks: BoardMasks,
     board = s.board
     taken, kings, owners = masks
     if enemies is None:
-        enemies = [(owner, enemy_threat(sheet_sight(sheet), owner)) for owner, sheet in enemy_sheets(s, player).items()]
+        enemies = enemy_threats(s, player)
     total = 0
     for owner, kept in enemies:
         own = owners.get(owner)
@@ -199,6 +199,12 @@ def enemy_threat(sight: SheetSight, owner: str) -> EnemyThreat:
             kept.clear()
         found = kept[key] = EnemyThreat(sight)
     return found
+
+
+def enemy_threats(s: TSState, player: str) -> list[tuple[str, EnemyThreat]]:
+    """(owner, its kept `enemy_threat`) of every other player with a faction, in the order of
+    `TSState.factions`."""
+    return [(owner, enemy_threat(sheet_sight(sheet), owner)) for owner, sheet in enemy_sheets(s, player).items()]
 
 
 def forget_enemies() -> None:
