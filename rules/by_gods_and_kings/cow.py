@@ -23,7 +23,6 @@ from pydantic import BaseModel
 
 if TYPE_CHECKING:
     from rules.by_gods_and_kings.state import Foe, Held, Hero, Npc
-    from rules.core import Rng
 
 U = TypeVar("U")
 M = TypeVar("M", bound=BaseModel)
@@ -87,13 +86,6 @@ def changed(model: M, **values: Any) -> M:
     out = remade(model, {**model.__dict__, **values})
     out.__pydantic_fields_set__.update(values)
     return out
-
-
-def rng(x: Rng) -> Rng:
-    """A generator sharing nothing mutable with `x` (copying.HOW[Rng] written out)."""
-    d = x.__dict__.copy()
-    d["scripted"] = d["scripted"][:]
-    return remade(x, d)
 
 
 def held(x: Held) -> Held:

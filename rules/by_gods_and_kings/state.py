@@ -23,10 +23,10 @@ from rules.by_gods_and_kings.content import (
     Trigger,
 )
 from rules.by_gods_and_kings.cow import WRITING, all_owned, owned
-from rules.by_gods_and_kings.cow import rng as cow_rng
 from rules.by_gods_and_kings.effects_model import StatusKind
 from rules.by_gods_and_kings.gear import Loadout
 from rules.core import Rng
+from rules.core.state import copy_rng
 from rules.core.steps import Building
 
 Phase = Literal["opening", "order", "play", "resolve", "deploy", "npc", "enemy", "save", "camp",
@@ -295,7 +295,7 @@ class BgkState(BaseModel):
         shared = WRITING.shared
         if shared and id(rng) in shared and WRITING.state is self:
             shared.discard(id(rng))
-            rng = cow_rng(rng)
+            rng = copy_rng(rng)
             self.rng = rng
         return rng
 
