@@ -5,10 +5,10 @@ from __future__ import annotations
 import io
 import struct
 import threading
-import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from isal import isal_zlib
 from PIL import Image, ImageDraw, ImageFont
 
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
@@ -88,9 +88,12 @@ def palette_of(image: Image.Image, extra: list[tuple[int, int, int]], colours: i
 # band's bytes depend on its own rows only): a band that did not change keeps its bytes. Pillow
 # cannot write such a file, hence the few lines of PNG below (the format: chunks with a CRC; one
 # zlib stream of the rows, each row led by its filter byte, 0 here; an Adler-32 of the rows).
+# The deflate is Intel's ISA-L (the `isal` package, zlib's interface): at its level 1 a band of the
+# Terra Sancta board takes 13 µs against zlib's 33 µs at any level, and comes out 7% larger than
+# zlib's level 3 (zlib-ng's level 1: 16 µs, 67% larger). Any deflate decoder reads it.
 
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-_ZLIB_HEADER = b"\x78\x5e"  # deflate, 32 KB window, a middle compression level
+_ZLIB_HEADER = b"\x78\x01"  # deflate, 32 KB window, the fastest compression level
 _ADLER_BASE = 65521
 
 
@@ -104,17 +107,18 @@ class PackedRows:
     size: int
 
 
-def pack_rows(band: Image.Image, palette: Image.Image, level: int = 3) -> PackedRows:
+def pack_rows(band: Image.Image, palette: Image.Image, level: int = 1) -> PackedRows:
     """`band` (RGB) reduced to `palette` and compressed as PNG rows."""
     reduced = band.quantize(palette=palette, dither=Image.Dither.NONE)
     raw, width = reduced.tobytes(), reduced.width
     return pack_filtered(b"".join(b"\0" + raw[y * width:(y + 1) * width] for y in range(reduced.height)), level)
 
 
-def pack_filtered(rows: bytes, level: int = 3) -> PackedRows:
-    """PNG rows (each led by its filter byte) compressed on their own."""
-    squeeze = zlib.compressobj(level, zlib.DEFLATED, -15)
-    return PackedRows(squeeze.compress(rows) + squeeze.flush(zlib.Z_FULL_FLUSH), zlib.adler32(rows), len(rows))
+def pack_filtered(rows: bytes, level: int = 1) -> PackedRows:
+    """PNG rows (each led by its filter byte) compressed on their own (`level`: ISA-L's, 0-3)."""
+    squeeze = isal_zlib.compressobj(level, isal_zlib.DEFLATED, -15)
+    return PackedRows(squeeze.compress(rows) + squeeze.flush(isal_zlib.Z_FULL_FLUSH), isal_zlib.adler32(rows),
+                      len(rows))
 
 
 def adler32_combine(first: int, second: int, second_size: int) -> int:
@@ -127,8 +131,8 @@ def adler32_combine(first: int, second: int, second_size: int) -> int:
     return sum1 | (sum2 << 16)
 
 
-_FINAL_BLOCK = zlib.compressobj(3, zlib.DEFLATED, -15).flush()
-"""An empty last deflate block: it closes the stream of bands."""
+_FINAL_BLOCK = b"\x03\x00"
+"""An empty last deflate block (fixed codes, only the end code): it closes the stream of bands."""
 
 
 def rows_png(width: int, height: int, palette: Image.Image, bands: Sequence[PackedRows]) -> bytes:
@@ -144,4 +148,4 @@ def rows_png(width: int, height: int, palette: Image.Image, bands: Sequence[Pack
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", isal_zlib.crc32(data, isal_zlib.crc32(kind)))

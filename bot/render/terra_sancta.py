@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache, partial
-from itertools import chain
 
 from PIL import Image, ImageDraw
 
@@ -108,7 +107,9 @@ def draw_board(view: TSView) -> bytes:
 BANDS = [(0, MARGIN), *((MARGIN + i * CELL, MARGIN + (i + 1) * CELL) for i in range(SIZE)),
          (BOARD_PX - MARGIN, BOARD_PX)]
 """The board's rows in bands (top margin, each rank from the top, bottom margin), compressed
-each on its own: a move redraws the two or three ranks it touched and keeps the others' bytes."""
+each on its own: a move redraws the two or three ranks it touched and keeps the others' bytes.
+A rank's band is its empty look with its squares' tiles pasted on (see `_pack_band`), the
+attack line's pieces included; the margins never change."""
 BAND_CACHE = 4096
 """Compressed bands kept (about a kilobyte each), most recently used first."""
 PACKED_BANDS: Kept[PackedRows] = Kept(BAND_CACHE)
@@ -116,8 +117,8 @@ PACKED_BANDS: Kept[PackedRows] = Kept(BAND_CACHE)
 
 def band_contents(view: TSView) -> list[tuple]:
     """What each band of `BANDS` shows beyond the empty board of its sides: on every square of
-    its rank, what is drawn there in drawing order (highlights, then the piece); and the line of
-    the last attack across the ranks it spans. Equal contents draw equal rows."""
+    its rank, what is drawn there in drawing order (highlights, the last attack's line where it
+    crosses the square, then the piece). Equal contents draw equal rows."""
     marks: dict[int, list[object]] = {}
 
     def mark(names: Iterable[str], what: object) -> None:
@@ -125,12 +126,12 @@ def band_contents(view: TSView) -> list[tuple]:
             marks.setdefault(_square(name), []).append(what)
 
     mark(view.last_move or (), "move")
-    line = None
     if view.last_attack:
         frm, target, landed = view.last_attack
         mark(sorted({frm, target, landed}), "attack")
-        ranks = tuple(sorted((_square(frm) // SIZE, _square(target) // SIZE)))
-        line = (frm, target, ranks)
+        ends = _square(frm), _square(target)
+        for sq in _line_masks(*ends):
+            marks.setdefault(sq, []).append(("line", *ends, sq))
     mark([view.selected] if view.selected else (), "selected")
     mark(view.landing, "landing")
     mark(view.destinations, "destination")
@@ -142,11 +143,68 @@ def band_contents(view: TSView) -> list[tuple]:
     out: list[tuple] = [("top",)]
     for i in range(SIZE):
         rank = SIZE - 1 - i
-        squares = tuple((sq, tuple(marks[sq])) for sq in range(rank * SIZE, (rank + 1) * SIZE) if sq in marks)
-        crossed = line if line is not None and line[2][0] <= rank <= line[2][1] else None
-        out.append((rank, squares, crossed))
+        out.append((rank, tuple((sq, tuple(marks[sq])) for sq in range(rank * SIZE, (rank + 1) * SIZE)
+                                if sq in marks)))
     out.append(("bottom",))
     return out
+
+
+LINE_WIDTH = 3
+"""The attack line's width in pixels."""
+
+
+def _line_ends(frm: int, target: int) -> tuple[float, float, float, float]:
+    """The attack line from square to square: centre to centre, in board pixels."""
+    (x1, y1), (x2, y2) = _corner(frm), _corner(target)
+    return x1 + CELL / 2, y1 + CELL / 2, x2 + CELL / 2, y2 + CELL / 2
+
+
+LINE_CACHE = 256
+"""Attack lines whose pieces are kept (a few kilobytes each): more than a game draws."""
+
+
+@lru_cache(maxsize=LINE_CACHE)
+def _line_masks(frm: int, target: int) -> dict[int, Image.Image]:
+    """Per square the attack line from `frm` to `target` crosses, the line's pixels there (a mask,
+    255 on the line): the line is drawn once on the whole board and cut into squares, so a tile
+    pasting the line's colour through its mask shows exactly what the whole board shows there
+    (Pillow does not draw a wide line moved by whole pixels to the same pixels moved). Only the
+    squares near the line are cut (see `_near_line`)."""
+    ends = _line_ends(frm, target)
+    mask = Image.new("L", (BOARD_PX, BOARD_PX), 0)
+    ImageDraw.Draw(mask).line(ends, fill=255, width=LINE_WIDTH)
+    out = {}
+    for sq in _near_line(*ends):
+        x, y = _corner(sq)
+        piece = mask.crop((x, y, x + CELL, y + CELL))
+        if piece.getbbox() is not None:
+            out[sq] = piece
+    return out
+
+
+def _near_line(x1: float, y1: float, x2: float, y2: float) -> list[int]:
+    """The squares within a few pixels of the segment from (x1, y1) to (x2, y2), rank by rank: in
+    each rank, the files the segment spans between the rank's top and bottom edges (widened by
+    more than the line's width)."""
+    near = LINE_WIDTH + 2
+    out: list[int] = []
+    for rank in range(SIZE):
+        top = _corner(rank * SIZE)[1]
+        low, high = top - near, top + CELL + near
+        if y1 == y2:
+            if not low <= y1 <= high:
+                continue
+            span = (x1, x2)
+        else:
+            t1, t2 = sorted(((low - y1) / (y2 - y1), (high - y1) / (y2 - y1)))
+            t1, t2 = max(t1, 0.0), min(t2, 1.0)
+            if t1 > t2:
+                continue
+            span = (x1 + (x2 - x1) * t1, x1 + (x2 - x1) * t2)
+        first = max(0, int((min(span) - near - MARGIN) // CELL))
+        last = min(SIZE - 1, int((max(span) + near - MARGIN) // CELL))
+        out += range(rank * SIZE + first, rank * SIZE + last + 1)
+    return sorted(out)
 
 
 def _encode(view: TSView) -> bytes:
@@ -161,40 +219,43 @@ def _encode(view: TSView) -> bytes:
 
 def _pack_band(view: TSView, i: int, content: tuple, palette_key: tuple,
                palette: Image.Image) -> PackedRows:
-    """Band `i` compressed. A rank no attack line crosses is put together, row by row, from its
-    squares' tiles (see `_tile_rows`); the margins and the ranks under the line are painted whole."""
-    if i in (0, len(BANDS) - 1) or content[2] is not None:
+    """Band `i` compressed. A rank is its empty look (see `_empty_rank`) with the tiles of its
+    squares that show something pasted on (see `_tile`); the margins are painted whole (once per
+    palette)."""
+    if i in (0, len(BANDS) - 1):
         return pack_rows(paint_board(view, BANDS[i]), palette)
-    rank, squares = content[0], dict(content[1])
-    top, looks = BANDS[i][0], _square_looks(palette_key[1])
-    columns = [_FILTER_BYTES, _tile_rows(palette_key, ("left", top)),
-               *(_tile_rows(palette_key, (looks[sq], squares.get(sq, ())))
-                 for sq in range(rank * SIZE, (rank + 1) * SIZE)),
-               _tile_rows(palette_key, ("right", top))]
-    return pack_filtered(b"".join(chain.from_iterable(zip(*columns, strict=True))))
+    looks = _square_looks(palette_key[1])
+    band = _empty_rank(palette_key, i).copy()
+    rows = band.im
+    for sq, marks in content[1]:
+        x = 1 + MARGIN + sq % SIZE * CELL
+        rows.paste(_tile(palette_key, (looks[sq], marks)).im, (x, 0, x + CELL, CELL))
+    return pack_filtered(band.tobytes())
 
 
-_FILTER_BYTES = (b"\0",) * CELL
-"""The PNG filter byte (0: none) that leads each row of a band."""
+@lru_cache(maxsize=4 * SIZE)
+def _empty_rank(palette_key: tuple, i: int) -> Image.Image:
+    """Band `i` of the empty board reduced to the palette of `palette_key`, as the rows a PNG
+    holds: one column wider, the first column all 0 (each row's filter byte: none)."""
+    top, bottom = BANDS[i]
+    reduced = _background(palette_key[1]).crop((0, top, BOARD_PX, bottom)).quantize(
+        palette=_palette_of(palette_key), dither=Image.Dither.NONE)
+    rows = Image.new("P", (BOARD_PX + 1, bottom - top), 0)
+    rows.paste(reduced, (1, 0))
+    return rows
+
+
 TILE_CACHE = 4096
-"""Tiles kept (about 4 KB each as rows: up to 16 MB), least recently used forgotten first; a
-game of one colour set meets about a thousand."""
+"""Tiles kept (about 2 KB each: up to 8 MB), least recently used forgotten first; a game of one
+colour set meets about a thousand."""
 
 
 @lru_cache(maxsize=TILE_CACHE)
-def _tile_rows(palette_key: tuple, what: tuple) -> tuple[bytes, ...]:
-    """The rows of a piece of a rank's band, reduced to the palette of `palette_key`: a side
-    margin ("left" or "right", by the band's top row), or a square's look (see `_square_looks`)
-    with what is drawn on it. Each pixel is reduced on its own (no dithering), so tiles put side
-    by side are the band reduced whole."""
-    if what[0] in ("left", "right"):
-        x = 0 if what[0] == "left" else BOARD_PX - MARGIN
-        picture = _background(palette_key[1]).crop((x, what[1], x + MARGIN, what[1] + CELL))
-    else:
-        picture = _paint_square(palette_key[1], what[0], what[1])
-    palette = _palette_of(palette_key)
-    raw, width = picture.quantize(palette=palette, dither=Image.Dither.NONE).tobytes(), picture.width
-    return tuple(raw[y * width:(y + 1) * width] for y in range(CELL))
+def _tile(palette_key: tuple, what: tuple) -> Image.Image:
+    """A square of a rank's band reduced to the palette of `palette_key`: a square's look (see `_square_looks`) with what is drawn on it. Each pixel is reduced
+    on its own (no dithering), so tiles pasted on the empty rank are the band reduced whole."""
+    picture = _paint_square(palette_key[1], what[0], what[1])
+    return picture.quantize(palette=_palette_of(palette_key), dither=Image.Dither.NONE)
 
 
 @lru_cache(maxsize=8)
@@ -215,11 +276,13 @@ def _paint_square(sides: tuple[str, ...], sq: int, marks: tuple) -> Image.Image:
     img = _background(sides).crop((x, y, x + CELL, y + CELL))
     d = ImageDraw.Draw(img)
     for mark in marks:
-        if isinstance(mark, tuple):  # a piece: (kind, colour, hp, max hp), hp 0 when whole
+        if isinstance(mark, str):
+            _draw_mark(d, 0, 0, mark)
+        elif mark[0] == "line":  # the attack line's piece: ("line", from, to, this square)
+            img.paste(ATTACK_COLOUR, (0, 0), _line_masks(mark[1], mark[2])[mark[3]])
+        else:  # a piece: (kind, colour, hp, max hp), hp 0 when whole
             sprite = _piece(*mark)
             img.paste(sprite, (0, 0), sprite)
-        else:
-            _draw_mark(d, 0, 0, mark)
     return img
 
 
@@ -329,9 +392,8 @@ def paint_board(view: TSView, rows: tuple[int, int] = (0, BOARD_PX)) -> Image.Im
     if view.last_attack:
         frm, target, landed = view.last_attack
         mark({frm, target, landed}, "attack")
-        (x1, y1), (x2, y2) = _xy(frm), _xy(target)
-        d.line([x1 + CELL / 2, y1 - top + CELL / 2, x2 + CELL / 2, y2 - top + CELL / 2], fill=ATTACK_COLOUR,
-               width=3)
+        x1, y1, x2, y2 = _line_ends(_square(frm), _square(target))
+        d.line([x1, y1 - top, x2, y2 - top], fill=ATTACK_COLOUR, width=LINE_WIDTH)
     mark([view.selected] if view.selected else (), "selected")
     mark(view.landing, "landing")
     mark(view.destinations, "destination")  # where the selected piece may go: a dot

@@ -290,6 +290,33 @@ def test_a_new_position_compresses_only_the_bands_it_changed_and_shows_exactly_i
     assert later[len(later) // 2] <= 4, fresh  # most positions compress a few of the 14 bands
 
 
+def test_an_attack_line_is_drawn_from_tiles_exactly_as_on_the_whole_board():
+    """A rank an attack line crosses is put together from tiles too, the line cut out of the whole
+    board's drawing square by square (Pillow draws a wide line moved by whole pixels to other
+    pixels, so a tile cannot draw its piece of the line itself): for lines in every direction and
+    of every length, over pieces and marks, the picture is exactly the painted board."""
+    from bot.render import terra_sancta as board
+    from rules.terra_sancta.board import PLAYABLE, square_name
+
+    s, _ = _midgame(4, 60)
+    view = GAME.view(s, None)
+    palette = board._palette(view)
+    occupied = sorted(board._square(p.square) for p in view.pieces)
+    origins = [min(PLAYABLE), max(PLAYABLE), occupied[0], occupied[len(occupied) // 2], 6 * 12 + 5]
+    checked = 0
+    for frm in origins:
+        for target in sorted(PLAYABLE):
+            if target == frm or (target + frm) % 2:  # half the board from each origin
+                continue
+            names = [square_name(frm), square_name(target), square_name(target)]
+            attacked = view.model_copy(update={"last_attack": names})
+            shown = Image.open(io.BytesIO(draw_board(attacked)))
+            expected = board.paint_board(attacked).quantize(palette=palette, dither=Image.Dither.NONE)
+            assert shown.tobytes() == expected.tobytes(), names
+            checked += 1
+    assert checked > 150
+
+
 def test_a_band_png_is_a_png():
     import zlib
 
