@@ -22,7 +22,7 @@ from bot.controller import Controller
 from bot.models import keep_states
 from bot.sessions import SessionService
 from bot.store import Store
-from bot.ui.items import DYNAMIC_ITEMS, modal_text
+from bot.ui.items import modal_text
 from rules.core import new_seed
 from rules.core.content import set_content_dir
 
@@ -78,7 +78,6 @@ class PantheonBot(commands.Bot):
         await self.add_cog(DiceCog(self, seed_source=self.seed_source))
         await self.add_cog(MoveCog(self, self.controller))
         await self.add_cog(CharacterCog(self, self.controller))
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
         # Everything loaded so far (content, registries, discord.py's caches) lives for the whole
         # process: keep it out of the collector's full passes, which otherwise add ~25 ms pauses.
         gc.freeze()
@@ -92,13 +91,20 @@ class PantheonBot(commands.Bot):
             self._timer_task = asyncio.create_task(self._timers(), name="pantheon-timers")
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Text forms are routed by their custom id, like buttons (DynamicItems): one sent
-        before a restart, or answered after its 15 minutes, still reaches the controller."""
-        if interaction.type is not discord.InteractionType.modal_submit or self.controller is None:
+        """Buttons, menus and text forms are routed by their custom id (bot/ui/items.py): one sent
+        before a restart, or a form answered after its 15 minutes, still reaches the controller."""
+        if self.controller is None or interaction.type not in (discord.InteractionType.component,
+                                                               discord.InteractionType.modal_submit):
             return
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = data.get("custom_id")
-        if isinstance(custom_id, str) and custom_id.startswith("pm:"):
+        if interaction.type is discord.InteractionType.component:
+            # every component of the bot's messages is Pantheon's: one it cannot read (damaged, or
+            # from another version) gets a clear answer; a menu's values are checked by the
+            # controller (they may be forged)
+            await self.controller.on_component(interaction, custom_id if isinstance(custom_id, str) else "",
+                                               data.get("values"))
+        elif isinstance(custom_id, str) and custom_id.startswith("pm:"):
             await self.controller.on_modal(interaction, custom_id, modal_text(data))
 
     async def on_ready(self) -> None:

@@ -20,7 +20,7 @@ from bot.render.base import GameRenderer
 from bot.render.discord import to_message_parts
 from bot.render.panel import clip
 from bot.ui import ids
-from bot.ui.items import LobbyButton, OptionSelect, RecordSelect
+from bot.ui.items import ActionButton, ActionSelect, RoutedView
 from bot.ui.layout import PER_ROW, ROWS, action_view
 from rules.core import Action, Event, name_players
 
@@ -292,14 +292,14 @@ def option_menus(session: Session) -> list[discord.ui.Item]:
     menus: list[discord.ui.Item] = []
     for spec in game.options:
         value = session.options.get(spec.key, spec.default)
-        menus.append(OptionSelect(
+        menus.append(ActionSelect(
             ids.option_id(session.id, spec.key),
             options=[discord.SelectOption(label=c.label[:100], value=c.value, default=c.value == value,
                                           description=clip(c.description, 100) if c.description else None)
                      for c in spec.choices[:25]],
             placeholder=spec.label[:150]))
     timer = session.options.get("turn_timer", "0")
-    menus.append(OptionSelect(
+    menus.append(ActionSelect(
         ids.option_id(session.id, "turn_timer"),
         options=[discord.SelectOption(label=f"Turn timer: {label}", value=value, default=value == timer)
                  for value, label in TURN_TIMER_CHOICES],
@@ -312,7 +312,7 @@ def more_options_payload(session: Session) -> Payload:
     menus = option_menus(session)
     buttons = lobby_buttons(session.game()) + [("options", "", discord.ButtonStyle.secondary)]
     shown = ROWS - math.ceil(len(buttons) / PER_ROW)
-    view = discord.ui.View(timeout=None)
+    view = RoutedView()
     for row, menu in enumerate(menus[shown:shown + ROWS]):
         menu.row = row
         view.add_item(menu)
@@ -348,7 +348,7 @@ def lobby_payload(session: Session, note: str | None = None) -> Payload:
     panel.footer = "Join, then the host presses Start. The host sets the options below."
     view = None
     if session.status == "lobby":
-        view = discord.ui.View(timeout=None)
+        view = RoutedView()
         buttons = lobby_buttons(game)
         menus = option_menus(session)
         rows_left = ROWS - math.ceil(len(buttons) / PER_ROW)
@@ -360,7 +360,7 @@ def lobby_payload(session: Session, note: str | None = None) -> Payload:
             view.add_item(menu)
         first = min(len(menus), rows_left)
         for i, (op, label, style) in enumerate(buttons):
-            view.add_item(LobbyButton(ids.lobby_id(session.id, op), label=label, style=style,
+            view.add_item(ActionButton(ids.lobby_id(session.id, op), label=label, style=style,
                                       row=first + i // PER_ROW))
     content = f"<@{session.host_id}> opened a table of **{game.name}**." if session.status == "lobby" \
         else f"The table of **{game.name}** was closed."
@@ -389,8 +389,8 @@ def records_payload(session: Session, user_id: int, rows: list) -> Payload:
                                             description=f"played {row.version} time(s)"[:100],
                                             default=bool(current) and row.name in (current or [])))
     most = max(1, min(game.records_per_seat, len(options)))
-    view = discord.ui.View(timeout=None)
-    view.add_item(RecordSelect(ids.record_id(session.id), options=options, max_values=most,
+    view = RoutedView()
+    view.add_item(ActionSelect(ids.record_id(session.id), options=options, max_values=most,
                                placeholder=(f"Your {label}s (up to {most})" if most > 1
                                             else f"Your {label}")[:150]))
     several = f" (up to {game.records_per_seat})" if game.records_per_seat > 1 else ""

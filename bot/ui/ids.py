@@ -34,10 +34,6 @@ LOBBY = re.compile(rf"pl:{_INT}:(?P<op>join|leave|bot|start|cancel|record|option
 RECORD = re.compile(rf"pr:{_INT}")
 OPTION = re.compile(rf"po:{_INT}:(?P<key>[A-Za-z0-9_\-]{{1,40}})")
 
-# Loose templates route every Pantheon custom id to its item; the strict patterns above decide
-# whether it is well formed, so a malformed one gets a clear answer instead of silence.
-LOOSE = {p: re.compile(rf"{p}:.*", re.DOTALL)
-         for p in ("pa", "ps", "pv", "pw", "pm", "ph", "pl", "po", "pr")}
 VALUE_MAX = 100
 """Discord's longest select option value; anything longer is forged."""
 _PAGE_VALUE = re.compile(r"\d{1,3}")

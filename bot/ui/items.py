@@ -1,86 +1,49 @@
-"""Persistent components (DynamicItems): they keep working after a restart.
+"""Pantheon's components, routed by their custom ids: they keep working after a restart.
 
-Each item only parses its custom id and hands the click to the bot's controller
-(`bot.controller.Controller`), where the session service is called.
+Every click reaches `PantheonBot.on_interaction`, which hands its custom id (and a menu's values)
+to the bot's controller (`bot.controller.Controller`), where the session service is called.
+discord.py keeps none of these views: they are sent as finished (`RoutedView`), so no view per
+message stays in memory and discord.py dispatches nothing to their items (it would otherwise
+rebuild the whole message's view on every click to find the one clicked).
 """
 
 from __future__ import annotations
 
-import re
-from typing import Any
-
 import discord
 
-from bot.ui import ids
+
+class RoutedView(discord.ui.View):
+    """A view whose clicks are routed by custom id (see the module's docstring), never stored by
+    discord.py: it counts as finished and as holding nothing to dispatch."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    def is_finished(self) -> bool:
+        return True
+
+    def is_dispatchable(self) -> bool:
+        return False
 
 
-def _controller(interaction: discord.Interaction) -> Any:
-    return interaction.client.controller  # type: ignore[attr-defined]
+class ActionButton(discord.ui.Button[RoutedView]):
+    def __init__(self, custom_id: str, label: str = "?", style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+                 row: int | None = None, disabled: bool = False, emoji: str | None = None):
+        super().__init__(custom_id=custom_id, label=label, style=style, disabled=disabled, row=row, emoji=emoji)
 
 
-class _Routed:
-    """Rebuilds the item from its custom id and hands every click to the controller."""
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> Any:
-        factory: Any = cls  # a DynamicItem subclass, built from its custom id alone
-        return factory(getattr(item, "custom_id", ""))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        data: dict[str, Any] = dict(interaction.data or {})
-        values = data.get("values")  # checked by the controller: may be forged
-        custom_id: str = getattr(self, "custom_id", "")
-        await _controller(interaction).on_component(interaction, custom_id, values)
-
-
-class ActionButton(_Routed, discord.ui.DynamicItem[discord.ui.Button], template=ids.LOOSE["pa"]):
-    def __init__(self, custom_id: str, label: str = "?", style=discord.ButtonStyle.secondary,
-                 row: int | None = None, disabled: bool = False):
-        super().__init__(discord.ui.Button(custom_id=custom_id, label=label, style=style,
-                                           disabled=disabled), row=row)
-
-
-class ActionSelect(_Routed, discord.ui.DynamicItem[discord.ui.Select], template=ids.LOOSE["ps"]):
-    def __init__(self, custom_id: str, options: list[discord.SelectOption] | None = None,
-                 placeholder: str | None = None, row: int | None = None):
-        super().__init__(discord.ui.Select(custom_id=custom_id, options=options or [],
-                                           placeholder=placeholder), row=row)
-
-
-class PrivateActionButton(ActionButton, template=ids.LOOSE["pv"]):
-    """An action button in one seat's private view (a DM or an ephemeral message)."""
-
-
-class PrivateActionSelect(ActionSelect, template=ids.LOOSE["pw"]):
-    """An action select menu in one seat's private view."""
-
-
-class HandButton(_Routed, discord.ui.DynamicItem[discord.ui.Button], template=ids.LOOSE["ph"]):
-    def __init__(self, custom_id: str, label: str = "My hand", row: int | None = None):
-        super().__init__(discord.ui.Button(custom_id=custom_id, label=label, emoji="🂠",
-                                           style=discord.ButtonStyle.primary), row=row)
-
-
-class LobbyButton(ActionButton, template=ids.LOOSE["pl"]):
-    """Join, Leave, Add bot, Start, Cancel."""
-
-
-class OptionSelect(ActionSelect, template=ids.LOOSE["po"]):
-    """A lobby option (host only)."""
-
-
-class RecordSelect(ActionSelect, template=ids.LOOSE["pr"]):
-    """A person's records (characters ...) to bring into a game (ephemeral, in the lobby)."""
-
+class ActionSelect(discord.ui.Select[RoutedView]):
     def __init__(self, custom_id: str, options: list[discord.SelectOption] | None = None,
                  placeholder: str | None = None, row: int | None = None, max_values: int = 1):
-        super().__init__(custom_id, options, placeholder, row)
-        self.item.max_values = max_values
+        super().__init__(custom_id=custom_id, options=options or [], placeholder=placeholder, row=row,
+                         max_values=max_values)
 
 
-DYNAMIC_ITEMS = (ActionButton, ActionSelect, PrivateActionButton, PrivateActionSelect, HandButton,
-                 LobbyButton, OptionSelect, RecordSelect)
+class HandButton(ActionButton):
+    """"My hand": the seat's private view, ephemeral."""
+
+    def __init__(self, custom_id: str, label: str = "My hand", row: int | None = None):
+        super().__init__(custom_id, label=label, style=discord.ButtonStyle.primary, row=row, emoji="🂠")
 
 
 class TextModal(discord.ui.Modal):

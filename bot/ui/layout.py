@@ -13,13 +13,7 @@ import math
 import discord
 
 from bot.ui import ids
-from bot.ui.items import (
-    ActionButton,
-    ActionSelect,
-    HandButton,
-    PrivateActionButton,
-    PrivateActionSelect,
-)
+from bot.ui.items import ActionButton, ActionSelect, HandButton, RoutedView
 from rules.core import Action
 
 ROWS = 5
@@ -87,21 +81,20 @@ def select_options(actions: list[Action], page: int) -> list[discord.SelectOptio
 
 def action_view(session_id: int, version: int, actions: list[Action], *, hand_button: bool = False,
                 pages: dict[int, int] | None = None, seat: int | None = None) -> discord.ui.View:
-    """A timeout-less view of DynamicItems for these actions (and the "My hand" button).
-    `seat`: the position whose private view this is (its ids say so); None: the public table."""
-    view = discord.ui.View(timeout=None)
-    button_type = ActionButton if seat is None else PrivateActionButton
-    select_type = ActionSelect if seat is None else PrivateActionSelect
+    """A view (routed by custom id: see bot/ui/items.py) for these actions (and the "My hand"
+    button). `seat`: the position whose private view this is (its ids say so); None: the public
+    table."""
+    view = RoutedView()
     buttons, selects = plan(actions, extra_buttons=1 if hand_button else 0)
     row = 0
     for gi, (placeholder, acts) in enumerate(selects):
         page = (pages or {}).get(gi, 0)
-        view.add_item(select_type(ids.select_id(session_id, version, gi, page, seat),
+        view.add_item(ActionSelect(ids.select_id(session_id, version, gi, page, seat),
                                    options=select_options(acts, page),
                                    placeholder=placeholder[:150], row=row))
         row += 1
     for i, a in enumerate(buttons):
-        view.add_item(button_type(ids.action_id(session_id, version, a.key, seat), label=a.label[:80],
+        view.add_item(ActionButton(ids.action_id(session_id, version, a.key, seat), label=a.label[:80],
                                    style=STYLES[a.style], row=row + i // PER_ROW))
     if hand_button:
         view.add_item(HandButton(ids.hand_id(session_id), row=row + len(buttons) // PER_ROW))

@@ -112,6 +112,28 @@ async def test_wrong_player_and_stale_clicks_change_nothing(db):
         assert (await bot.service.get(session.id)).version == moved.version
 
 
+async def test_clicks_are_routed_by_custom_id_and_discord_py_keeps_no_view(db):
+    """Every button and menu reaches the controller through `on_interaction` by its custom id,
+    answered once; discord.py keeps no view of any message (no memory per message, and no
+    rebuilding of the clicked message's view to find the item); a component whose id is not
+    Pantheon's (an older version's) gets a clear answer."""
+    from tests.support.discord_harness import FakeMessage
+
+    bot = make_bot(db)
+    async with DiscordHarness(bot) as h:
+        await open_table(h, GAME, [ALICE, BOB])
+        session = await bot.service.active_in_channel(CHANNEL)
+        for _ in range(6):
+            await play_auto_move(h, bot)
+        assert (await bot.service.get(session.id)).version >= session.version + 6
+        store = bot._connection._view_store
+        assert not store._views and not store._synced_message_views and not store._dynamic_items
+        foreign = FakeMessage(id=434343, channel_id=CHANNEL, guild_id=h.guild_id, components=[
+            {"type": 1, "components": [{"type": 2, "style": 2, "label": "x", "custom_id": "other:1"}]}])
+        r = await h.click(foreign, "other:1", user=ALICE)
+        assert r.ephemeral and "damaged" in r.text()
+
+
 async def test_malformed_custom_id_gets_a_clear_answer(db):
     from tests.support.discord_harness import FakeMessage
 

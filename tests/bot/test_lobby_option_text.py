@@ -17,9 +17,9 @@ async def test_deathly_thrones_characters_show_their_blurbs_where_they_are_chose
         session = await svc.open_lobby(guild_id=5, channel_id=6, game_id="deathly-thrones", host_id=7,
                                        host_name="ada", options={})
         menus = table.option_menus(session)
-        [menu] = [m for m in menus if m.item.custom_id.endswith(":character")]
+        [menu] = [m for m in menus if m.custom_id.endswith(":character")]
         blurbs = {c.name: c.blurb for c in characters().values()}
-        for option in menu.item.options:
+        for option in menu.options:
             name = option.label.split(" (")[0]
             assert option.description and len(option.description) <= 100
             assert option.description.rstrip("…") in blurbs[name]
