@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+import rules
 from bot import table
 from bot.edits import EditQueue, digest
 from bot.render.panel import clip
@@ -201,6 +202,10 @@ class Controller:
     # ------------------------------------------------------------------ components
     async def on_component(self, interaction: discord.Interaction, custom_id: str,
                            values: object = None) -> None:
+        rules_page = ids.parse_rules_page(custom_id)
+        if rules_page is not None:
+            await self._rules_page(interaction, *rules_page)
+            return
         parsed = ids.parse(custom_id)
         if parsed is None:
             await reply_error(interaction, "This control is damaged or from an older version of Pantheon. "
@@ -221,6 +226,15 @@ class Controller:
                 await self._select(interaction, parsed, values)
         except (ServiceError, IllegalAction) as exc:
             await reply_error(interaction, error_text(exc))
+
+    @staticmethod
+    async def _rules_page(interaction: discord.Interaction, game_id: str, index: int) -> None:
+        """A page of `/game rules` (its « Previous / Next »: the message is ephemeral, one person's)."""
+        if game_id not in rules.GAMES:
+            await reply_error(interaction, "This control is damaged or from an older version of Pantheon. "
+                                           "Use `/game rules` again.")
+            return
+        await interaction.response.edit_message(**table.rules_page_payload(game_id, index).edit_kwargs())
 
     async def _select(self, interaction: discord.Interaction, parsed: ids.Parsed, values: object) -> None:
         chosen = ids.select_value(values)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+import rules
 from bot.models import TURN_TIMER_CHOICES
 from bot.render import Panel, RenderContext, get_renderer
 from bot.render.base import GameRenderer
@@ -400,3 +401,33 @@ def records_payload(session: Session, user_id: int, rows: list) -> Payload:
     else:
         text = f"You have no {label} here yet: a new one is made when the game starts."
     return Payload(content=text, view=view)
+
+
+def _page_title(game_name: str, title: str) -> str:
+    """A page title without the game's name when it repeats it ("Gods of Magic: the idea")."""
+    prefix = f"{game_name}: "
+    return title[len(prefix):].capitalize() if title.startswith(prefix) else title
+
+
+def rules_panels(game_id: str) -> list[Panel]:
+    game = rules.get_game(game_id)
+    pages = game.rules_pages()
+    return [
+        Panel(title=f"{game.name} · {_page_title(game.name, p.title)}", description=p.body,
+              colour=game.colour,
+              footer=f"Page {i + 1} of {len(pages)}")
+        for i, p in enumerate(pages)
+    ]
+
+
+def rules_page_payload(game_id: str, index: int) -> Payload:
+    """Page `index` of a game's rules (the last one if past it) with « Previous / Next » buttons,
+    routed by custom id like every control (bot/ui/items.py): they keep working after a restart."""
+    pages = rules_panels(game_id)
+    index = max(0, min(index, len(pages) - 1))
+    view = RoutedView()
+    view.add_item(ActionButton(ids.rules_page_id(game_id, max(0, index - 1)), label="« Previous",
+                               disabled=index == 0))
+    view.add_item(ActionButton(ids.rules_page_id(game_id, min(len(pages) - 1, index + 1)), label="Next »",
+                               disabled=index >= len(pages) - 1))
+    return Payload(panels=[pages[index]], view=view)

@@ -63,52 +63,6 @@ def unknown_game(game_id: str) -> ServiceError:
     return ServiceError(f"Unknown game `{echo(game_id)}`. Installed: {', '.join(sorted(rules.GAMES))}.")
 
 
-class RulesPager(discord.ui.View):
-    """Previous / next through a game's rules pages (ephemeral, so a plain view is enough)."""
-
-    def __init__(self, pages: list[Panel]):
-        super().__init__(timeout=900)
-        self.pages = pages
-        self.index = 0
-        self._sync()
-
-    def _sync(self) -> None:
-        self.previous.disabled = self.index == 0
-        self.next.disabled = self.index >= len(self.pages) - 1
-
-    def embed(self) -> discord.Embed:
-        return to_embed(self.pages[self.index])
-
-    @discord.ui.button(label="« Previous", style=discord.ButtonStyle.secondary)
-    async def previous(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
-        self.index = max(0, self.index - 1)
-        self._sync()
-        await interaction.response.edit_message(embed=self.embed(), view=self)
-
-    @discord.ui.button(label="Next »", style=discord.ButtonStyle.secondary)
-    async def next(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
-        self.index = min(len(self.pages) - 1, self.index + 1)
-        self._sync()
-        await interaction.response.edit_message(embed=self.embed(), view=self)
-
-
-def _page_title(game_name: str, title: str) -> str:
-    """A page title without the game's name when it repeats it ("Gods of Magic: the idea")."""
-    prefix = f"{game_name}: "
-    return title[len(prefix):].capitalize() if title.startswith(prefix) else title
-
-
-def rules_panels(game_id: str) -> list[Panel]:
-    game = rules.get_game(game_id)
-    pages = game.rules_pages()
-    return [
-        Panel(title=f"{game.name} · {_page_title(game.name, p.title)}", description=p.body,
-              colour=game.colour,
-              footer=f"Page {i + 1} of {len(pages)}")
-        for i, p in enumerate(pages)
-    ]
-
-
 async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     current = current.lower()
     return [
@@ -208,8 +162,8 @@ class GameCog(commands.Cog):
                 game_id = session.game_id
             if game_id not in rules.GAMES:
                 raise unknown_game(game_id)
-            pager = RulesPager(rules_panels(game_id))
-            await interaction.response.send_message(embed=pager.embed(), view=pager, ephemeral=True)
+            page = table.rules_page_payload(game_id, 0)
+            await interaction.response.send_message(ephemeral=True, **page.send_kwargs())
         await self._guard(interaction, run())
 
     # --------------------------------------------------------------- /game log

@@ -160,7 +160,8 @@ def _line_ends(frm: int, target: int) -> tuple[float, float, float, float]:
 
 
 LINE_CACHE = 256
-"""Attack lines whose pieces are kept (a few kilobytes each): more than a game draws."""
+"""Attack lines whose pieces are kept, more than a game draws: about 2 KB a square crossed (a
+short attack 5-10 KB, the longest line 34 squares, 65 KB; 256 of the longest measured 17 MB)."""
 
 
 @lru_cache(maxsize=LINE_CACHE)
@@ -246,8 +247,8 @@ def _empty_rank(palette_key: tuple, i: int) -> Image.Image:
 
 
 TILE_CACHE = 4096
-"""Tiles kept (about 2 KB each: up to 8 MB), least recently used forgotten first; a game of one
-colour set meets about a thousand."""
+"""Tiles kept (about 4 KB each with their palette: 4,096 measured 25 MB with the pieces' pictures),
+least recently used forgotten first; a game of one colour set meets about a thousand."""
 
 
 @lru_cache(maxsize=TILE_CACHE)

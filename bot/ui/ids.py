@@ -10,6 +10,7 @@
     pl:<session>:<op>                     a lobby button (join, leave, bot, start, cancel, record, options)
     pr:<session>                          the menu of a person's records (characters ...), ephemeral
     po:<session>:<option key>             a lobby option select
+    pg:<game>:<page>                      a page of `/game rules` (ephemeral; no session)
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ HAND = re.compile(rf"ph:{_INT}")
 LOBBY = re.compile(rf"pl:{_INT}:(?P<op>join|leave|bot|start|cancel|record|options)")
 RECORD = re.compile(rf"pr:{_INT}")
 OPTION = re.compile(rf"po:{_INT}:(?P<key>[A-Za-z0-9_\-]{{1,40}})")
+RULES_PAGE = re.compile(r"pg:(?P<game>[a-z0-9\-]{1,40}):(?P<page>\d{1,3})")
 
 VALUE_MAX = 100
 """Discord's longest select option value; anything longer is forged."""
@@ -73,6 +75,18 @@ def parse(custom_id: object) -> Parsed | None:
                 seat=int(d["seat"]) if d.get("seat") else None,
             )
     return None
+
+
+def parse_rules_page(custom_id: object) -> tuple[str, int] | None:
+    """The game and page index of a `/game rules` page button, or None if it is not one."""
+    if not isinstance(custom_id, str) or len(custom_id) > CUSTOM_ID_MAX:
+        return None
+    m = RULES_PAGE.fullmatch(custom_id)
+    return (m["game"], int(m["page"])) if m else None
+
+
+def rules_page_id(game_id: str, page: int) -> str:
+    return f"pg:{game_id}:{page}"
 
 
 def select_value(values: object) -> tuple[str, str] | None:

@@ -124,7 +124,10 @@ async def test_clicks_are_routed_by_custom_id_and_discord_py_keeps_no_view(db):
         await open_table(h, GAME, [ALICE, BOB])
         session = await bot.service.active_in_channel(CHANNEL)
         for _ in range(6):
-            await play_auto_move(h, bot)
+            reply = await play_auto_move(h, bot)
+            answers = [c for c in reply.calls if c.path.endswith("/callback")]
+            followups = [c for c in reply.calls if c.method == "POST" and c.path.startswith("/webhooks/")]
+            assert len(answers) == 1 and not followups, reply.calls  # answered once, by one handler
         assert (await bot.service.get(session.id)).version >= session.version + 6
         store = bot._connection._view_store
         assert not store._views and not store._synced_message_views and not store._dynamic_items
@@ -243,9 +246,29 @@ async def test_status_reposts_and_rules_page(db):
         assert r.message.edits >= 1
         rules_reply = await h.slash("game rules", user=CAROL, channel=CHANNEL, options={"game": "gods-of-magic"})
         assert rules_reply.ephemeral and "Page 1 of" in rules_reply.text()
+        def disabled(label: str) -> bool:
+            return next(b for b in rules_reply.message.buttons() if b.get("label") == label).get("disabled", False)
+
+        assert disabled("« Previous") and not disabled("Next »")
         nxt = h.find_button(rules_reply.message, "Next »")
         page2 = await h.click(rules_reply.message, nxt, user=CAROL)
-        assert "Page 2 of" in page2.text()
+        assert "Page 2 of" in page2.text() and len(page2.calls) == 1  # answered once, in place
+        assert not disabled("« Previous")
+        back = await h.click(rules_reply.message, h.find_button(rules_reply.message, "« Previous"), user=CAROL)
+        assert "Page 1 of" in back.text()
+    # the pages turn after a restart too (their buttons carry the game and the page)
+    async with DiscordHarness(make_bot(db)) as h:
+        from tests.support.discord_harness import FakeMessage
+
+        old = FakeMessage(id=515151, channel_id=CHANNEL, guild_id=h.guild_id, components=[
+            {"type": 1, "components": [{"type": 2, "style": 2, "label": "Next »", "custom_id": nxt}]}])
+        page = await h.click(old, nxt, user=CAROL)
+        assert "Page 2 of" in page.text()
+        forged = "pg:no-such-game:1"
+        bad = FakeMessage(id=515152, channel_id=CHANNEL, guild_id=h.guild_id, components=[
+            {"type": 1, "components": [{"type": 2, "style": 2, "label": "x", "custom_id": forged}]}])
+        r = await h.click(bad, forged, user=CAROL)
+        assert r.ephemeral and "damaged" in r.text()
 
 
 async def test_leave_gives_seat_to_automatic_player_and_end_needs_rights(db):
