@@ -190,8 +190,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="clicks timed per game (and per database with --database)")
     parser.add_argument("--sessions", type=int, default=200,
                         help="the largest number of sessions clicking at once")
-    parser.add_argument("--load-seconds", type=float, default=5.0,
-                        help="how long each row of the load table runs")
+    parser.add_argument("--load-moves", type=int, default=clicks.LOAD_MOVES,
+                        help="the first moves of each table's game that every row of the load table plays")
     parser.add_argument("--playout-seconds", type=float, default=3.0)
     parser.add_argument("--commits", type=int, default=300)
     parser.add_argument("--sim-games", type=int, default=20,
@@ -237,12 +237,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  a Terra Sancta action takes {medians['terra-sancta'] / medians['gods-of-magic']:.2f}x "
               "a Gods of Magic action (goal 2; its board picture is drawn in a worker thread)")
     levels = tuple(sorted({1, 10, 50, args.sessions}))
-    print(f"under load: {BENCH_GAME} 2p tables clicking back to back, {args.load_seconds:g} s each "
-          "(one process: bot, fake Discord and the driver choosing moves; CPU of all its threads):")
-    rows = asyncio.run(clicks.load(levels, args.load_seconds, BENCH_GAME))
+    print(f"under load: the first {args.load_moves} moves of {max(levels)} {BENCH_GAME} 2p games in every row, "
+          "that many tables clicking back to back at once, each row twice (levels forwards, then "
+          "backwards; one process: bot, fake Discord and the driver choosing moves; CPU of all its threads):")
+    rows = asyncio.run(clicks.load(levels, args.load_moves, BENCH_GAME))
     lone = rows[0].cpu_per_action
     for row in rows:
-        print(f"  {row.sessions:4} sessions: {row.completed:6} actions completed, {row.rate:7.1f} "
+        print(f"  {row.sessions:4} sessions: {row.completed:6} actions completed in {row.seconds:4.1f} s, {row.rate:7.1f} "
               f"actions/s; CPU per completed action {row.cpu_per_action * ms:.2f} ms "
               f"({row.cpu_per_action / lone:.2f}x a lone session's; goal 1.2)")
     for gid, rate in random_playouts(args.playout_seconds).items():

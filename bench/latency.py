@@ -29,6 +29,7 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -252,29 +253,20 @@ class Load:
         return self.cpu / max(self.completed, 1)
 
 
-async def _play_for(h: Any, bot: discord.Client, channel: int, users: list[int], game_id: str,
-                    options: str | None, deadline: float) -> int:
-    """Automatic moves clicked back to back at one table until the deadline; a finished game is
-    followed by a new one (its opening not counted). The number of moves completed (the one under
-    way at the deadline included: the window lasts until the last one is answered)."""
-    from tests.bot.e2e import open_table, play_auto_move
-
-    done = 0
-    while time.perf_counter() < deadline:
-        reply = await play_auto_move(h, bot, channel)
-        if reply is None:
-            await h.slash("game end", user=users[0], channel=channel)
-            await open_table(h, game_id, users, options=options, channel=channel)
-        else:
-            done += 1
-    return done
+LOAD_MOVES = 12
+"""Moves of each table's game that every row of the load table plays (the first ones)."""
 
 
-async def load(levels: tuple[int, ...], seconds: float, game_id: str = "gods-of-magic",
-               options: str | None = None) -> list[Load]:
-    """Completed actions per second and CPU per completed action with `n` sessions clicking at
-    once (each table one request in flight, back to back), for each n in `levels`. One process
-    holds the bot, the fake Discord and the driver choosing the moves; the CPU is all of it."""
+async def load(levels: tuple[int, ...], moves: int = LOAD_MOVES, game_id: str = "gods-of-magic",
+               options: str | None = None, rounds: int = 2) -> list[Load]:
+    """Completed actions per second and CPU per completed action with n tables clicking at once,
+    for each n in `levels`, like for like: every row opens the same `max(levels)` tables (the same
+    seeds, before the clock starts) and plays the same first `moves` moves of each game, n tables
+    in flight at a time (each table one request in flight, back to back; a table done, the next
+    one starts), so the rows differ only in how many are played at once. Each row is measured
+    `rounds` times, the levels in turn forwards then backwards (1, 10, 50, 200, 200, 50, 10, 1), and
+    its figures added up: the machine's drift hits every row alike. One process holds the bot, the
+    fake Discord and the driver choosing the moves; the CPU is all of it."""
     from bot import edits
     from tests.bot.e2e import open_table
     from tests.support.discord_harness import DiscordHarness
@@ -282,22 +274,42 @@ async def load(levels: tuple[int, ...], seconds: float, game_id: str = "gods-of-
     # every click's edits are made, as at a table clicked at a person's pace: at machine speed
     # the per-channel pacing would merge a lone table's edits and make its actions look cheaper
     pacing, edits.PACING = edits.PACING, None
-    out = []
+    count = max(levels)
+    channels = tuple(5000 + i for i in range(count))
+    players = {100 + i: f"Player {i}" for i in range(2 * count)}
+    tables = [(ch, [100 + 2 * i, 101 + 2 * i]) for i, ch in enumerate(channels)]
+    totals = {n: Load(n, 0, 0.0, 0.0) for n in levels}
+    order = [n for r in range(rounds) for n in (levels if r % 2 == 0 else tuple(reversed(levels)))]
     with tempfile.TemporaryDirectory() as tmp:
-        for n in levels:
-            channels = tuple(5000 + i for i in range(n))
-            players = {100 + i: f"Player {i}" for i in range(2 * n)}
-            settings = Settings(database_path=Path(tmp) / f"load{n}.db", discord_token="x")
-            bot = build_bot(settings, run_timers=False)
+        for i, n in enumerate(order):
+            seeds = iter(range(1, 1_000_000))  # the same games in every row
+            settings = Settings(database_path=Path(tmp) / f"load{i}.db", discord_token="x")
+            bot = build_bot(settings, run_timers=False, seed_source=partial(next, seeds))
             async with DiscordHarness(bot, channel_ids=channels, members=players) as h:
-                tables = [(ch, [100 + 2 * i, 101 + 2 * i]) for i, ch in enumerate(channels)]
                 for ch, users in tables:
                     await open_table(h, game_id, users, options=options, channel=ch)
+                queue = list(reversed(tables))
                 cpu0, t0 = time.process_time(), time.perf_counter()
-                deadline = t0 + seconds
-                done = await asyncio.gather(*(_play_for(h, bot, ch, users, game_id, options, deadline)
-                                              for ch, users in tables))
-                out.append(Load(n, sum(done), time.perf_counter() - t0, time.process_time() - cpu0))
+                done = await asyncio.gather(*(_play_lane(h, bot, queue, moves) for _ in range(n)))
+                row = totals[n]
+                row.completed += sum(done)
+                row.seconds += time.perf_counter() - t0
+                row.cpu += time.process_time() - cpu0
             await bot.close()
     edits.PACING = pacing
-    return out
+    return [totals[n] for n in levels]
+
+
+async def _play_lane(h: Any, bot: discord.Client, queue: list[tuple[int, list[int]]], moves: int) -> int:
+    """Tables taken from `queue` one after another, the first `moves` automatic moves of each
+    clicked back to back (fewer if its game ends first). The number of moves completed."""
+    from tests.bot.e2e import play_auto_move
+
+    done = 0
+    while queue:
+        channel, _ = queue.pop()
+        for _ in range(moves):
+            if await play_auto_move(h, bot, channel) is None:
+                break
+            done += 1
+    return done
