@@ -171,16 +171,22 @@ def _line_masks(frm: int, target: int) -> dict[int, Image.Image]:
     pasting the line's colour through its mask shows exactly what the whole board shows there
     (Pillow does not draw a wide line moved by whole pixels to the same pixels moved). Only the
     squares near the line are cut (see `_near_line`)."""
-    ends = _line_ends(frm, target)
-    mask = Image.new("L", (BOARD_PX, BOARD_PX), 0)
-    ImageDraw.Draw(mask).line(ends, fill=255, width=LINE_WIDTH)
+    mask = _line_mask(frm, target)
     out = {}
-    for sq in _near_line(*ends):
+    for sq in _near_line(*_line_ends(frm, target)):
         x, y = _corner(sq)
         piece = mask.crop((x, y, x + CELL, y + CELL))
         if piece.getbbox() is not None:
             out[sq] = piece
     return out
+
+
+def _line_mask(frm: int, target: int) -> Image.Image:
+    """The attack line from `frm` to `target` on the whole board: a mask, 255 on the line. Both the
+    tiles (`_line_masks`) and `paint_board` take the line's pixels from it."""
+    mask = Image.new("L", (BOARD_PX, BOARD_PX), 0)
+    ImageDraw.Draw(mask).line(_line_ends(frm, target), fill=255, width=LINE_WIDTH)
+    return mask
 
 
 def _near_line(x1: float, y1: float, x2: float, y2: float) -> list[int]:
@@ -253,8 +259,9 @@ least recently used forgotten first; a game of one colour set meets about a thou
 
 @lru_cache(maxsize=TILE_CACHE)
 def _tile(palette_key: tuple, what: tuple) -> Image.Image:
-    """A square of a rank's band reduced to the palette of `palette_key`: a square's look (see `_square_looks`) with what is drawn on it. Each pixel is reduced
-    on its own (no dithering), so tiles pasted on the empty rank are the band reduced whole."""
+    """A square of a rank's band reduced to the palette of `palette_key`: a square's look (see
+    `_square_looks`) with what is drawn on it. Each pixel is reduced on its own (no dithering), so
+    tiles pasted on the empty rank are the band reduced whole."""
     picture = _paint_square(palette_key[1], what[0], what[1])
     return picture.quantize(palette=_palette_of(palette_key), dither=Image.Dither.NONE)
 
@@ -393,8 +400,8 @@ def paint_board(view: TSView, rows: tuple[int, int] = (0, BOARD_PX)) -> Image.Im
     if view.last_attack:
         frm, target, landed = view.last_attack
         mark({frm, target, landed}, "attack")
-        x1, y1, x2, y2 = _line_ends(_square(frm), _square(target))
-        d.line([x1, y1 - top, x2, y2 - top], fill=ATTACK_COLOUR, width=LINE_WIDTH)
+        line = _line_mask(_square(frm), _square(target)).crop((0, top, BOARD_PX, bottom))
+        img.paste(ATTACK_COLOUR, (0, 0), line)
     mark([view.selected] if view.selected else (), "selected")
     mark(view.landing, "landing")
     mark(view.destinations, "destination")  # where the selected piece may go: a dot
