@@ -34,6 +34,8 @@ log = logging.getLogger("pantheon.controller")
 RESPONSE_BUDGET = 2.0  # seconds of work before we defer instead of answering directly
 DM_BLOCKED = 50007
 TEXT_MAX = 400
+UNREADABLE = "This control is damaged or from an older version of Pantheon."
+"""The answer to a click whose custom id the bot cannot read (followed by where to get a fresh one)."""
 """The longest line of text a form accepts (the modal's own limit; a forged one is clipped)."""
 MESSAGE_MAX = 2000
 TOKEN_LIFE = 14 * 60.0
@@ -208,8 +210,7 @@ class Controller:
             return
         parsed = ids.parse(custom_id)
         if parsed is None:
-            await reply_error(interaction, "This control is damaged or from an older version of Pantheon. "
-                                           "Use `/game status` for a fresh table.")
+            await reply_error(interaction, f"{UNREADABLE} Use `/game status` for a fresh table.")
             return
         try:
             if parsed.kind == "lobby":
@@ -231,8 +232,7 @@ class Controller:
     async def _rules_page(interaction: discord.Interaction, game_id: str, index: int) -> None:
         """A page of `/game rules` (its « Previous / Next »: the message is ephemeral, one person's)."""
         if game_id not in rules.GAMES:
-            await reply_error(interaction, "This control is damaged or from an older version of Pantheon. "
-                                           "Use `/game rules` again.")
+            await reply_error(interaction, f"{UNREADABLE} Use `/game rules` again.")
             return
         await interaction.response.edit_message(**table.rules_page_payload(game_id, index).edit_kwargs())
 

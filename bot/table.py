@@ -362,7 +362,7 @@ def lobby_payload(session: Session, note: str | None = None) -> Payload:
         first = min(len(menus), rows_left)
         for i, (op, label, style) in enumerate(buttons):
             view.add_item(ActionButton(ids.lobby_id(session.id, op), label=label, style=style,
-                                      row=first + i // PER_ROW))
+                                       row=first + i // PER_ROW))
     content = f"<@{session.host_id}> opened a table of **{game.name}**." if session.status == "lobby" \
         else f"The table of **{game.name}** was closed."
     if note:
