@@ -383,3 +383,38 @@ def test_a_picture_being_drawn_is_waited_for_not_drawn_twice():
     one.join(5)
     other.join(5)
     assert failed and got[-1] == b"redrawn"
+
+
+def test_without_isal_the_board_is_compressed_by_zlib_and_shows_the_same_picture(monkeypatch):
+    """ISA-L is installed only where it has wheels; elsewhere `bot.render.drawing` imports Python's
+    zlib under the same name, and every board decodes to the very same pixels and palette."""
+    import importlib
+    import sys
+    import zlib
+
+    from bot.render import drawing
+    from bot.render import terra_sancta as board
+
+    s, _ = _midgame(4, 40)
+    views = [GAME.view(s, None)]
+    for _ in range(6):
+        p = GAME.to_act(s)[0]
+        s = GAME.apply(s, p, GAME.auto_action(s, p, Rng(seed=3)).key).state
+        views.append(GAME.view(s, None))
+    with_isal = [draw_board(v) for v in views]
+    assert drawing.deflate.__name__ == "isal.isal_zlib"
+    try:
+        monkeypatch.setitem(sys.modules, "isal", None)  # `import isal` now fails
+        importlib.reload(drawing)
+        assert drawing.deflate is zlib
+        monkeypatch.setattr(board, "BOARDS", Kept(board.BOARD_CACHE))
+        monkeypatch.setattr(board, "PACKED_BANDS", Kept(board.BAND_CACHE))
+        with_zlib = [draw_board(v) for v in views]
+    finally:
+        monkeypatch.undo()
+        importlib.reload(drawing)
+    assert drawing.deflate.__name__ == "isal.isal_zlib"
+    assert with_zlib != with_isal  # another compressor made them
+    for a, b in zip(with_isal, with_zlib, strict=True):
+        first, second = Image.open(io.BytesIO(a)), Image.open(io.BytesIO(b))
+        assert first.tobytes() == second.tobytes() and first.getpalette() == second.getpalette()
