@@ -12,6 +12,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -19,6 +20,7 @@ import discord
 import rules
 from bot import table
 from bot.edits import EditQueue, digest
+from bot.render import get_renderer
 from bot.render.panel import clip
 from bot.sessions import ServiceError
 from bot.ui import ids
@@ -28,6 +30,7 @@ from rules.core import IllegalAction
 if TYPE_CHECKING:
     from bot.models import ActResult, Session
     from bot.sessions import SessionService
+    from rules.core import Event
 
 log = logging.getLogger("pantheon.controller")
 
@@ -293,14 +296,19 @@ class Controller:
 
     async def _act(self, interaction: discord.Interaction, parsed: ids.Parsed, key: str,
                    text: str | None, loaded: Session | None = None) -> None:
+        early: list[tuple[Session, int, str | None, table.Payload]] = []
         result: ActResult = await self._within_budget(
             interaction, self.service.act(parsed.session_id, interaction.user.id, key,
-                                          version=parsed.version, text=text, loaded=loaded))
+                                          version=parsed.version, text=text, loaded=loaded,
+                                          while_committing=partial(self._early_answer, interaction, parsed, early)))
         session = result.session
         # who may see the answer: decided by the clicked message itself (ephemeral, DM or public)
         audience = self._audience(session, interaction, parsed)
         on_table = self._is_table_message(session, interaction)
-        payload = await self._answer_payload(session, audience, result.events)
+        if early and early[0][0] is session and early[0][1:3] == (session.version, audience):
+            payload = early[0][3]  # rendered while the move was being made durable
+        else:
+            payload = await self._answer_payload(session, audience, result.events)
         if interaction.message is None:
             await self.send_response(interaction, payload, ephemeral=True)
         else:
@@ -313,6 +321,28 @@ class Controller:
         in_dm = interaction.guild_id is None
         await self.publish(result, table_done=on_table, skip_dm=audience if in_dm else None,
                            actor=interaction.user.id, interaction=interaction)
+
+    def _early_answer(self, interaction: discord.Interaction, parsed: ids.Parsed,
+                      early: list[tuple[Session, int, str | None, table.Payload]],
+                      session: Session, events: list[Event]) -> None:
+        """The answer to a move, rendered while the move is being made durable (the service's
+        `while_committing`, on the event loop while the database syncs its file) into `early`,
+        with the session it shows: `_act` sends it once the commit is done, and renders again
+        only if the commit was retried. A table with pictures is rendered after (they are drawn
+        in a worker thread). A failure here is left to that later render, which reports it."""
+        early.clear()
+        try:
+            audience = self._audience(session, interaction, parsed)
+            if audience is None:
+                if get_renderer(session.game_id).draws_pictures:
+                    return
+                payload = table.table_payload(session, events)
+            else:
+                payload = table.private_payload(session, audience, events)
+        except Exception:  # noqa: BLE001 - rendered (and any error reported) after the commit
+            log.debug("session %s: the answer rendered early failed", session.id, exc_info=True)
+            return
+        early.append((session, session.version, audience, payload))
 
     # ------------------------------------------------------------------ lobby
     async def _lobby(self, interaction: discord.Interaction, session_id: int, op: str) -> None:

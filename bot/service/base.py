@@ -246,11 +246,13 @@ class ServiceBase:
                     old_seats: list[Seat] | None = None,
                     log_rows: list[LogEntry] | None = None,
                     results: list[ResultRow] | None = None,
-                    records: list[RecordRow] | None = None) -> None:
+                    records: list[RecordRow] | None = None,
+                    on_commit: Callable[[], None] | None = None) -> None:
         session.updated_at = self.clock()
         try:
             ok = await self.store.save(session, expected, seats=seats, old_seats=old_seats,
-                                       log=log_rows or (), results=results or (), records=records or ())
+                                       log=log_rows or (), results=results or (), records=records or (),
+                                       on_commit=on_commit)
         except BaseException:
             self._forget(session.id)  # whether it was written is unknown
             raise

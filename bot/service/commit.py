@@ -3,6 +3,9 @@ written in one transaction."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 from bot.models import (
     ActResult,
     RecordRow,
@@ -17,6 +20,11 @@ from bot.service.base import (
     log,
 )
 from rules.core.game import Action, Event, Result
+
+Committing = Callable[[Session, list[Event]], None]
+"""Work on a move worth doing while it is being made durable (`_commit`'s `while_committing`):
+called on the event loop with the session as saved and the move's events, once the
+compare-and-set has succeeded and before the commit returns (the commit may still fail after it)."""
 
 
 class CommitService(ServiceBase):
@@ -112,7 +120,7 @@ class CommitService(ServiceBase):
         return rows
 
     async def _commit(self, change: Change, *, timed_out: list[str] | None = None,
-                      force_timer: bool = False) -> ActResult:
+                      force_timer: bool = False, while_committing: Committing | None = None) -> ActResult:
         """Automatic seats play, then the state, seats, log and results are written at once."""
         session, game = change.session, change.game
         result: Result | None = None
@@ -154,7 +162,8 @@ class CommitService(ServiceBase):
             except Exception:  # noqa: BLE001 - a picture drawn early is a nicety: the move goes on
                 log.exception("Preparing session %s before its save failed", session.id)
         await self._save(session, change.base_version, old_seats=change.old_seats,
-                         log_rows=change.log, results=results, records=kept)
+                         log_rows=change.log, results=results, records=kept,
+                         on_commit=partial(while_committing, session, change.events) if while_committing else None)
         return ActResult(session=session, events=change.events,
                          choices_changed=[s.player_id for s in session.seats if s.player_id in choices],
                          view_candidates=others, old=change.old_memo,

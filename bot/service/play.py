@@ -15,7 +15,7 @@ from bot.service.base import (
     ServiceError,
     StaleVersion,
 )
-from bot.service.commit import CommitService
+from bot.service.commit import CommitService, Committing
 from bot.service.lobby import LobbyService
 from rules.core.game import Event, IllegalAction, who
 
@@ -56,26 +56,27 @@ class PlayService(LobbyService, CommitService):
 
     async def act(self, session_id: int, user_id: int, action_key: str | list[str], *,
                   version: int | None, text: str | None = None,
-                  loaded: Session | None = None) -> ActResult:
+                  loaded: Session | None = None, while_committing: Committing | None = None) -> ActResult:
         """A person's action, or several applied together in one commit (a typed `/move`).
         `version` None: not checked (commands). `loaded`: the session as the caller just read
         it (its parsed state and legal actions are used; if somebody committed since, the
         compare-and-set notices and the move is tried once more on what they wrote). Raises
         StaleVersion, NotSeated, NotYourTurn, ServiceError, or the rules' IllegalAction (then
-        nothing is written)."""
+        nothing is written). `while_committing`: see `CommitService._commit` (the Discord layer
+        renders its answer then)."""
         keys = [action_key] if isinstance(action_key, str) else list(action_key)
         if not keys:
             raise ServiceError("No move given.")
         async with self._locked(session_id):
             if loaded is not None:
                 try:
-                    return await self._act_on(loaded, user_id, keys, version, text)
+                    return await self._act_on(loaded, user_id, keys, version, text, while_committing)
                 except LostRace:
                     pass
-            return await self._act_on(await self.get(session_id), user_id, keys, version, text)
+            return await self._act_on(await self.get(session_id), user_id, keys, version, text, while_committing)
 
     async def _act_on(self, session: Session, user_id: int, keys: list[str], version: int | None,
-                      text: str | None) -> ActResult:
+                      text: str | None, while_committing: Committing | None = None) -> ActResult:
         seat = self._playing_seat(session, user_id)
         if not session.current_for(seat, version):
             raise StaleVersion()
@@ -89,7 +90,7 @@ class PlayService(LobbyService, CommitService):
             raise NotYourTurn()
         for i, key in enumerate(keys):
             change.play(pid, key, text=text if i == len(keys) - 1 else None)
-        return await self._commit(change)
+        return await self._commit(change, while_committing=while_committing)
 
     async def hand_to_auto(self, session_id: int, player_id: str, by_user_id: int, *,
                            can_manage: bool = False) -> ActResult:

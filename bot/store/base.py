@@ -15,14 +15,18 @@ even when several processes share the database.
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import Sequence
+import logging
+from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from bot.models import LogEntry, RecordRow, ResultRow, Seat, Session
 from rules.core.game import Event
+
+log = logging.getLogger(__name__)
 
 SYNCHRONOUS_MODES = ("FULL", "NORMAL")
 DEFAULT_DB_PATH = Path("data/pantheon.db")
@@ -55,6 +59,15 @@ class Tx(Protocol):
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]: ...
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
+
+
+def call_quietly(work: Callable[[], None]) -> None:
+    """`work()`, its error logged rather than raised (a `_guarded` `on_commit`, run as a loop
+    callback)."""
+    try:
+        work()
+    except Exception:  # noqa: BLE001 - early work is a nicety: the commit goes on
+        log.exception("Work started while a commit was written failed")
 
 
 class Statement(NamedTuple):
@@ -306,15 +319,16 @@ class Store:
     async def save(self, session: Session, expected_version: int, *, seats: bool = True,
                    old_seats: Sequence[Seat] | None = None,
                    log: Sequence[LogEntry] = (), results: Sequence[ResultRow] = (),
-                   records: Sequence[RecordRow] = ()) -> bool:
+                   records: Sequence[RecordRow] = (),
+                   on_commit: Callable[[], None] | None = None) -> bool:
         """Write `session` (status, host, options, state, version, timer) if the stored version
         is still `expected_version`, with its seats, log rows, results and the records its
         players take out of it, in one transaction. False (nothing written) when someone else
         changed the session first. `old_seats`: the seats as stored at `expected_version`, if
-        known: only the rows that changed are written."""
+        known: only the rows that changed are written. `on_commit`: see `_guarded`."""
         return await self._guarded(self.save_statements(
             session, expected_version, seats=seats, old_seats=old_seats, log=log, results=results,
-            records=records))
+            records=records), on_commit)
 
     @classmethod
     def save_statements(cls, session: Session, expected_version: int, *, seats: bool = True,
@@ -349,10 +363,14 @@ class Store:
         statements += [cls._record_row(record) for record in records]
         return statements
 
-    async def _guarded(self, statements: Sequence[Statement]) -> bool:
+    async def _guarded(self, statements: Sequence[Statement],
+                       on_commit: Callable[[], None] | None = None) -> bool:
         """Run the statements in one transaction if the first one changes exactly one row (a
         compare-and-set); otherwise write nothing and answer False. A backend may do it in one
-        round trip (SQLite: one hop to its writer thread)."""
+        round trip (SQLite: one hop to its writer thread). `on_commit`, if given, is called on
+        the event loop once the compare-and-set has succeeded, while the COMMIT is under way
+        (the database making it durable), and before this returns; its errors are logged. The
+        commit may still fail after it: it is for work worth starting early, not for effects."""
         async with self._transaction() as tx:
             first, *rest = statements
             if await tx.execute(first.sql, first.params) != 1:
@@ -363,6 +381,8 @@ class Store:
                         await tx.executemany(statement.sql, statement.rows)
                 else:
                     await tx.execute(statement.sql, statement.params)
+            if on_commit is not None:  # runs at the loop's next turn: while the COMMIT is awaited
+                asyncio.get_running_loop().call_soon(call_quietly, on_commit)
         return True
 
     # --- content versions -------------------------------------------------------------

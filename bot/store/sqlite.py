@@ -10,14 +10,14 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
 
-from bot.store.base import Statement, Store, StoreError
+from bot.store.base import Statement, Store, StoreError, call_quietly
 from bot.store.migrations import MIGRATIONS
 
 
@@ -143,18 +143,24 @@ class SqliteStore(Store):
                 raise
             await self._conn.execute("COMMIT")
 
-    async def _guarded(self, statements: Sequence[Statement]) -> bool:
+    async def _guarded(self, statements: Sequence[Statement],
+                       on_commit: Callable[[], None] | None = None) -> bool:
         """The whole compare-and-set transaction in one hop to the writer's thread (a move's
         commit is one round trip, not one per statement). A caller cancelled before the hop
-        starts writes nothing; once it has started, the transaction ends as it would have."""
+        starts writes nothing; once it has started, the transaction ends as it would have.
+        `on_commit` (see `Store._guarded`) is handed to the event loop by the writer's thread
+        just before its COMMIT, so it runs while SQLite syncs the file."""
         async with self._lock:
             await self._settle()
             abandoned = threading.Event()
+            loop = asyncio.get_running_loop()
+            before_commit = None if on_commit is None else \
+                (lambda: loop.call_soon_threadsafe(call_quietly, on_commit))
 
             def run() -> bool:
                 if abandoned.is_set():
                     return False
-                return _run_guarded(self._conn._conn, statements)
+                return _run_guarded(self._conn._conn, statements, before_commit)
 
             # aiosqlite runs a callable on its connection's thread through `_execute` (its
             # public calls are one statement each)
@@ -181,8 +187,10 @@ class SqliteStore(Store):
             "sessions" in str(exc) or "UNIQUE" in str(exc))
 
 
-def _run_guarded(db: sqlite3.Connection, statements: Sequence[Statement]) -> bool:
-    """`Store._guarded` on the writer's thread: BEGIN, the compare-and-set, the rest, COMMIT."""
+def _run_guarded(db: sqlite3.Connection, statements: Sequence[Statement],
+                 before_commit: Callable[[], object] | None = None) -> bool:
+    """`Store._guarded` on the writer's thread: BEGIN, the compare-and-set, the rest,
+    `before_commit()` if given, COMMIT."""
     db.execute("BEGIN")
     try:
         first, *rest = statements
@@ -194,6 +202,8 @@ def _run_guarded(db: sqlite3.Connection, statements: Sequence[Statement]) -> boo
                 db.executemany(statement.sql, statement.rows)
             else:
                 db.execute(statement.sql, statement.params)
+        if before_commit is not None:
+            before_commit()
         db.execute("COMMIT")
     except BaseException:
         if db.in_transaction:  # SQLite may have rolled back by itself (an I/O error ...)

@@ -128,6 +128,37 @@ async def test_save_is_a_compare_and_swap_across_connections(db_target):
     await b.close()
 
 
+async def test_work_on_commit_runs_once_after_the_compare_and_set_and_before_the_save_returns(db_target, caplog):
+    """`save(on_commit=...)` calls its work on the event loop once the compare-and-set has
+    succeeded (the database then makes the transaction durable), before the save returns; never
+    for a save that lost its compare-and-set; an error in it is logged and the move is saved."""
+    store = await Store.open(db_target)
+    sid = await store.insert_session(lobby())
+    calls: list[str] = []
+    loop = asyncio.get_running_loop()
+
+    def work(label: str) -> None:
+        assert asyncio.get_running_loop() is loop  # on the event loop, not the writer's thread
+        calls.append(label)
+
+    session = await store.load(sid)
+    session.version = 2
+    assert await store.save(session, 1, on_commit=lambda: work("won")) is True
+    assert calls == ["won"]  # once, and before the save returned
+    session.version = 3
+    assert await store.save(session, 1, on_commit=lambda: work("lost")) is False
+    assert calls == ["won"]  # the compare-and-set failed: nothing written, no work
+
+    def broken() -> None:
+        raise RuntimeError("early work broke")
+
+    with caplog.at_level("ERROR"):
+        assert await store.save(session, 2, on_commit=broken) is True
+    assert "early work broke" in caplog.text
+    assert (await store.load(sid)).version == 3
+    await store.close()
+
+
 async def test_messages_flags_and_log(db_target):
     store = await Store.open(db_target)
     sid = await store.insert_session(lobby())
@@ -464,7 +495,7 @@ async def test_sqlite_a_save_cancelled_twice_keeps_the_writer_until_its_hop_is_d
         def in_transaction(self):
             return self.db.in_transaction
 
-    monkeypatch.setattr(sqlite_store, "_run_guarded", lambda db, st: real(SlowDisk(db), st))
+    monkeypatch.setattr(sqlite_store, "_run_guarded", lambda db, st, *more: real(SlowDisk(db), st, *more))
     task = asyncio.ensure_future(store._guarded(
         [Statement("UPDATE sessions SET version = 2 WHERE id = ? AND version = 1", (sid,))]))
     await asyncio.sleep(0.1)
