@@ -327,9 +327,11 @@ class Controller:
                       session: Session, events: list[Event]) -> None:
         """The answer to a move, rendered while the move is being made durable (the service's
         `while_committing`, on the event loop while the database syncs its file) into `early`,
-        with the session it shows: `_act` sends it once the commit is done, and renders again
-        only if the commit was retried. A table with pictures is rendered after (they are drawn
-        in a worker thread). A failure here is left to that later render, which reports it."""
+        with the session it shows: `_act` sends it once the commit is done (a move retried after a
+        lost race is rendered again here, for the session it was retried on), and renders after
+        the commit only when this failed or shows another session, version or audience. A table
+        with pictures is rendered after (they are drawn in a worker thread). A refusal here is
+        raised again by that later render, which answers it; any other failure is logged."""
         early.clear()
         try:
             audience = self._audience(session, interaction, parsed)
@@ -339,8 +341,10 @@ class Controller:
                 payload = table.table_payload(session, events)
             else:
                 payload = table.private_payload(session, audience, events)
+        except (ServiceError, IllegalAction):  # refused again, with its answer, after the commit
+            return
         except Exception:  # noqa: BLE001 - rendered (and any error reported) after the commit
-            log.debug("session %s: the answer rendered early failed", session.id, exc_info=True)
+            log.warning("session %s: the answer rendered during the commit failed", session.id, exc_info=True)
             return
         early.append((session, session.version, audience, payload))
 

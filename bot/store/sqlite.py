@@ -8,6 +8,8 @@ the writer writes), so reads never wait for a write and only ever see committed 
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import logging
 import sqlite3
 import threading
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -19,6 +21,8 @@ import aiosqlite
 
 from bot.store.base import Statement, Store, StoreError, call_quietly
 from bot.store.migrations import MIGRATIONS
+
+log = logging.getLogger(__name__)
 
 
 class _SqliteTx:
@@ -154,8 +158,9 @@ class SqliteStore(Store):
             await self._settle()
             abandoned = threading.Event()
             loop = asyncio.get_running_loop()
+            context = contextvars.copy_context()  # the caller's, as `loop.call_soon` would keep
             before_commit = None if on_commit is None else \
-                (lambda: loop.call_soon_threadsafe(call_quietly, on_commit))
+                (lambda: loop.call_soon_threadsafe(call_quietly, on_commit, context=context))  # a closed loop raises
 
             def run() -> bool:
                 if abandoned.is_set():
@@ -190,7 +195,8 @@ class SqliteStore(Store):
 def _run_guarded(db: sqlite3.Connection, statements: Sequence[Statement],
                  before_commit: Callable[[], object] | None = None) -> bool:
     """`Store._guarded` on the writer's thread: BEGIN, the compare-and-set, the rest,
-    `before_commit()` if given, COMMIT."""
+    `before_commit()` if given, COMMIT. Whatever `before_commit` does (raise, say, when the event
+    loop has closed at shutdown), the transaction commits."""
     db.execute("BEGIN")
     try:
         first, *rest = statements
@@ -203,7 +209,10 @@ def _run_guarded(db: sqlite3.Connection, statements: Sequence[Statement],
             else:
                 db.execute(statement.sql, statement.params)
         if before_commit is not None:
-            before_commit()
+            try:
+                before_commit()
+            except Exception:  # noqa: BLE001 - work started early never stops the commit
+                log.warning("Work to start before a commit could not be handed over", exc_info=True)
         db.execute("COMMIT")
     except BaseException:
         if db.in_transaction:  # SQLite may have rolled back by itself (an I/O error ...)

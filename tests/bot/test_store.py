@@ -159,6 +159,36 @@ async def test_work_on_commit_runs_once_after_the_compare_and_set_and_before_the
     await store.close()
 
 
+async def test_sqlite_a_failing_hand_over_of_early_work_never_stops_the_commit(tmp_path, caplog):
+    """The writer's thread hands `on_commit` to the event loop just before its COMMIT; if that
+    fails (the loop closed at shutdown, say), the move is committed all the same."""
+    import bot.store.sqlite as sqlite_store
+    from bot.store.base import Statement
+
+    store = await Store.open(tmp_path / "h.db")
+    sid = await store.insert_session(lobby())
+    await store.close()
+
+    def closed_loop() -> None:
+        raise RuntimeError("Event loop is closed")
+
+    db = sqlite3.connect(tmp_path / "h.db", isolation_level=None)
+    inside: list[bool] = []
+    assert sqlite_store._run_guarded(  # handed over inside the transaction, before its COMMIT
+        db, [Statement("UPDATE sessions SET host_id = 12 WHERE id = ? AND version = 1", (sid,))],
+        lambda: inside.append(db.in_transaction)) is True
+    assert inside == [True] and not db.in_transaction
+    with caplog.at_level("WARNING"):
+        assert sqlite_store._run_guarded(
+            db, [Statement("UPDATE sessions SET version = 2 WHERE id = ? AND version = 1", (sid,))],
+            closed_loop) is True
+    assert "could not be handed over" in caplog.text
+    assert not db.in_transaction
+    db.close()
+    with sqlite3.connect(tmp_path / "h.db") as check:
+        assert check.execute("SELECT version FROM sessions WHERE id = ?", (sid,)).fetchone() == (2,)
+
+
 async def test_messages_flags_and_log(db_target):
     store = await Store.open(db_target)
     sid = await store.insert_session(lobby())
