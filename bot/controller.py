@@ -327,9 +327,10 @@ class Controller:
                       session: Session, events: list[Event]) -> None:
         """The answer to a move, rendered while the move is being made durable (the service's
         `while_committing`, on the event loop while the database syncs its file) into `early`,
-        with the session it shows: `_act` sends it once the commit is done (a move retried after a
-        lost race is rendered again here, for the session it was retried on), and renders after
-        the commit only when this failed or shows another session, version or audience. A table
+        with the session it shows: `_act` sends it once the commit is done (the store runs this
+        only for a try whose compare-and-set succeeded: a move retried after a lost race is
+        rendered here once, for the session it was retried on), and renders after the commit
+        only when this failed or shows another session, version or audience. A table
         with pictures is rendered after (they are drawn in a worker thread). A refusal here is
         raised again by that later render, which answers it; any other failure is logged."""
         early.clear()
