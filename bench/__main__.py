@@ -12,6 +12,9 @@
 5. State size: the largest saved state (JSON bytes) along automatic games of each game at its
    largest player count (and Gods of Magic with strict storytelling).
 
+It starts and ends with the machine's speed (`machine_speed`): the milliseconds figures, and the
+simulation times above all, depend on the machine, so a run says which kind it ran on.
+
 `--database URL|throwaway` instead compares one action's latency on SQLite and that database, and
 with `--throughput SECONDS` also measures completed actions per second on it with 1 and 2 bot
 processes (bench/throughput.py).
@@ -42,6 +45,27 @@ BENCH_GAME = "gods-of-magic"
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+LOOP_STEPS = 10_000_000
+
+
+def machine_speed(rounds: int = 3) -> float:
+    """Seconds a plain Python loop of `LOOP_STEPS` additions takes on this machine (the best of
+    `rounds`): one figure to tell a slow machine from a fast one when comparing runs."""
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.perf_counter()
+        i = 0
+        while i < LOOP_STEPS:
+            i += 1
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def speed_line(when: str) -> str:
+    return (f"machine at the {when}: {os.cpu_count()} cores, Python {sys.version.split()[0]}; a loop of "
+            f"{LOOP_STEPS:,} Python additions takes {machine_speed():.2f} s (best of 3)")
 
 
 def random_playouts(seconds: float) -> dict[str, float]:
@@ -213,6 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.database:
         return compare_backends(args.database, args.samples, args.throughput, args.sessions,
                                 args.throughput_game)
+    print(speed_line("start"))
     print("bot-token Discord calls per click (a whole game by automatic moves through the harness; "
           "Discord's global limit is 50 calls/s per bot):")
     from tests.support.calls import count_all
@@ -261,6 +286,7 @@ def main(argv: list[str] | None = None) -> int:
     for gid, n, options, size in state_sizes(args.size_games):
         label = gid + (" " + ",".join(f"{k}={v}" for k, v in options.items()) if options else "")
         print(f"  {label:<36} {n} player(s): {size:6,} bytes ({size / 4096:.2f}x the budget)")
+    print(speed_line("end"))
     return 0
 
 
