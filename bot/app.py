@@ -28,6 +28,10 @@ from rules.core.content import set_content_dir
 
 log = logging.getLogger("pantheon")
 
+SHUTDOWN_EDITS_WAIT = 8.0
+"""Seconds a stopping bot waits for its queued table and DM edits (paced per channel, so a busy
+channel's last edits may wait a few seconds): a restart does not leave a table behind its game
+(Docker stops a container after 10 s)."""
 HEARTBEAT_SECONDS = 30.0
 """How often the heartbeat file is written while connected."""
 HEARTBEAT_STALE = 90.0
@@ -160,6 +164,11 @@ class PantheonBot(commands.Bot):
                 await task
             except (asyncio.CancelledError, Exception):
                 pass
+        if self.controller is not None:  # the tables and DMs show the last moves before we go
+            try:
+                await asyncio.wait_for(self.controller.edits.drain(), SHUTDOWN_EDITS_WAIT)
+            except Exception:  # noqa: BLE001 - a timeout too: shutting down regardless
+                log.warning("Stopping with message edits still queued (after %s s)", SHUTDOWN_EDITS_WAIT)
         await super().close()
         if self.store is not None and self.service is not None and self.run_timers:
             try:  # the other processes take over this one's guilds' timers at once

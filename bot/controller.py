@@ -25,7 +25,7 @@ from bot.render.panel import clip
 from bot.sessions import ServiceError
 from bot.ui import ids
 from bot.ui.items import TextModal
-from rules.core import IllegalAction
+from rules.core import IllegalAction, name_players
 
 if TYPE_CHECKING:
     from bot.models import ActResult, Session
@@ -79,7 +79,7 @@ class Controller:
         self._pings: dict[int, tuple[discord.WebhookMessage, float]] = {}
 
     # ------------------------------------------------------------------ helpers
-    async def _within_budget(self, interaction: discord.Interaction, work: Awaitable[Any]) -> Any:
+    async def within_budget(self, interaction: discord.Interaction, work: Awaitable[Any]) -> Any:
         """Run `work`; if it takes longer than the budget, defer the interaction meanwhile. The
         deferral is a timer's: a quick answer (nearly all) costs no task and no wait of its own.
         A failed deferral is logged and the work's outcome goes on (a committed move is still
@@ -103,6 +103,23 @@ class Controller:
                     log.warning("Deferring a slow interaction failed: %s", exc)
 
     @staticmethod
+    async def acknowledge(interaction: discord.Interaction, text: str, *, ephemeral: bool = True) -> bool:
+        """A command's short answer, once its work is done (committed): a new message, or a
+        followup when the work took long enough to be deferred. No mention pings. A failed answer
+        is logged and False returned: the caller still publishes what the command changed."""
+        text, quiet = clip(text, MESSAGE_MAX), discord.AllowedMentions.none()
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=ephemeral, allowed_mentions=quiet)
+            else:
+                await interaction.response.send_message(text, ephemeral=ephemeral, allowed_mentions=quiet)
+        except discord.HTTPException as exc:
+            log.warning("answering /%s failed: %s", interaction.command.qualified_name
+                        if interaction.command else "a command", exc)
+            return False
+        return True
+
+    @staticmethod
     async def _edit_response(interaction: discord.Interaction, payload: table.Payload) -> None:
         """Answer a component click by editing its message (one edit, as the response itself)."""
         if interaction.response.is_done():
@@ -121,7 +138,19 @@ class Controller:
             store.pop(next(iter(store)))
 
     def _table_digest(self, session: Session, payload: table.Payload) -> str:
-        return digest(payload, max((s.actions_version for s in session.seats), default=0))
+        """What the table shows, with the newest `actions_version` among the seats that have a
+        control on it: a seat's private step (a card picked in a DM) re-edits the table only if
+        that seat's controls there must be rendered anew (nobody watching the table counts the
+        private clicks of a player who has nothing on it)."""
+        if payload.view is None or session.status != "active" or session.state_json is None:
+            return digest(payload)
+        game, state = session.game(), session.state()
+        on_table = set()
+        for pid in game.acting(state):
+            seat = session.seat(pid)
+            if seat is not None and not seat.auto and any(not a.private for a in session.legal_actions(pid)):
+                on_table.add(pid)
+        return digest(payload, max((s.actions_version for s in session.seats if s.player_id in on_table), default=0))
 
     def _dm_digest(self, session: Session, player_id: str, payload: table.Payload) -> str:
         seat = session.seat(player_id)
@@ -272,8 +301,9 @@ class Controller:
             action = next((a for a in session.legal_actions(seat.player_id)
                            if a.key == key), None)
             if action is not None and action.text_prompt:
-                modal = TextModal(ids.modal_id(session_id, version, key), title=action.label,
-                                  prompt=action.text_prompt, required=action.text_required)
+                names = session.plain_names()  # the form shows players by name, as the buttons do
+                modal = TextModal(ids.modal_id(session_id, version, key), title=name_players(action.label, names),
+                                  prompt=name_players(action.text_prompt, names), required=action.text_required)
                 await interaction.response.send_modal(modal)
                 return
         await self._act(interaction, parsed, key, None, loaded=session)
@@ -297,7 +327,7 @@ class Controller:
     async def _act(self, interaction: discord.Interaction, parsed: ids.Parsed, key: str,
                    text: str | None, loaded: Session | None = None) -> None:
         early: list[tuple[Session, int, str | None, table.Payload]] = []
-        result: ActResult = await self._within_budget(
+        result: ActResult = await self.within_budget(
             interaction, self.service.act(parsed.session_id, interaction.user.id, key,
                                           version=parsed.version, text=text, loaded=loaded,
                                           while_committing=partial(self._early_answer, interaction, parsed, early)))
@@ -359,6 +389,12 @@ class Controller:
             session = await svc.leave_lobby(session_id, user.id)
         elif op == "bot":
             session = await svc.add_bot(session_id, user.id)
+        elif op == "unbot":  # the last automatic player seated (a double click on Add bot seats two)
+            session = await svc.get(session_id)
+            bots = [s.player_id for s in session.seats if s.auto]
+            if not bots:
+                raise ServiceError("There is no automatic player to remove.")
+            session = await svc.remove_bot(session_id, bots[-1], user.id)
         elif op == "cancel":
             session = await svc.cancel(session_id, user.id, can_manage=can_manage(interaction))
         elif op == "options":
@@ -373,16 +409,22 @@ class Controller:
                                       ephemeral=True)
             return
         elif op == "start":
-            result = await self._within_budget(interaction, svc.start(session_id, user.id))
+            result = await self.within_budget(interaction, svc.start(session_id, user.id))
             session = result.session
             payload = await table.render_table(session, result.events)
-            await self._edit_response(interaction, payload)
+            answered = True
+            try:
+                await self._edit_response(interaction, payload)
+            except discord.HTTPException as exc:  # the game has started: publishing shows it
+                log.warning("session %s: answering Start failed: %s", session.id, exc)
+                answered = False
             if interaction.message is not None:
                 await svc.set_table_message(session.id, interaction.message.channel.id, interaction.message.id)
                 session.table_channel_id = interaction.message.channel.id
                 session.table_message_id = interaction.message.id
-                self._answered(session, interaction, None, payload)
-            await self.publish(result, table_done=True, initial=True, actor=user.id,
+                if answered:
+                    self._answered(session, interaction, None, payload)
+            await self.publish(result, table_done=answered, initial=True, actor=user.id,
                                interaction=interaction)
             return
         else:
@@ -468,6 +510,9 @@ class Controller:
             await self.update_table(session, result.events)
         if session.status != "active":
             self._table_tokens.pop(session.id, None)
+            if session.table_channel_id:
+                await self._delete_ping(session)  # nobody's turn any more
+            return
         await self.ping_turn(session, result, actor, interaction)
 
     async def ping_turn(self, session: Session, result: ActResult, actor: int | None,
@@ -490,20 +535,8 @@ class Controller:
         text = f"🔔 {' '.join(f'<@{u}>' for u in ping)}: your turn in **{session.game().name}** (table above)."
         mentions = table.pings(ping)
         channel = self.bot.get_partial_messageable(session.table_channel_id)
-        old = self._pings.pop(session.id, None)
         try:
-            if old is not None and self._fresh(old[1]):
-                try:
-                    await old[0].delete()
-                except discord.HTTPException:
-                    pass
-            else:
-                known = await self.service.ping_message(session.id)
-                if known is not None:
-                    try:
-                        await channel.get_partial_message(known[1]).delete()
-                    except discord.HTTPException:
-                        pass
+            await self._delete_ping(session)
             if interaction is not None and interaction.channel_id == session.table_channel_id \
                     and interaction.guild_id is not None and interaction.response.is_done():
                 sent = await interaction.followup.send(text, allowed_mentions=mentions, wait=True)
@@ -514,6 +547,35 @@ class Controller:
             await self.service.set_ping_message(session.id, channel.id, msg_id)
         except discord.HTTPException as exc:
             log.warning("session %s: turn ping failed: %s", session.id, exc)
+
+    async def _delete_ping(self, session: Session) -> None:
+        """Delete the table's last turn ping, if any (through its token while that is fresh)."""
+        old = self._pings.pop(session.id, None)
+        if old is not None and self._fresh(old[1]):
+            try:
+                await old[0].delete()
+            except discord.HTTPException:
+                pass
+            return
+        known = await self.service.ping_message(session.id)
+        if known is not None and session.table_channel_id:
+            try:
+                await self.bot.get_partial_messageable(session.table_channel_id).get_partial_message(
+                    known[1]).delete()
+            except discord.HTTPException:
+                pass
+
+    async def show_ended(self, session: Session, note: str | None = None) -> None:
+        """A game ended by a command (`/game end`): the table and every player's DM say so (no
+        DM keeps controls that only answer "finished"), and the turn ping goes."""
+        if session.state_json is not None and session.game().has_private_view:
+            for seat in session.seats:
+                if seat.user_id is not None and not seat.auto and not seat.dm_blocked:
+                    await self.update_dm(session, seat.player_id, [])
+        await self.update_table(session, note=note)
+        self._table_tokens.pop(session.id, None)
+        if session.table_channel_id:
+            await self._delete_ping(session)
 
     async def update_table(self, session: Session, events=None, note: str | None = None) -> None:
         """Queue the table's edit (skipped when it would read the same)."""

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 from bot.kept import Kept
 from rules import get_game
 from rules.core.game import Action, Event, Game, Result
+from rules.core.text import escape_markdown
 
 Status = Literal["lobby", "active", "finished", "abandoned"]
 
@@ -186,6 +187,13 @@ class Session(BaseModel):
         return self.memo().view(viewer)
 
     def names(self) -> dict[str, str]:
+        """Player id -> display name, escaped for message text and embeds (a name is shown as
+        typed: no markdown, masked link or mention of its own)."""
+        return {s.player_id: escape_markdown(s.name) for s in self.seats}
+
+    def plain_names(self) -> dict[str, str]:
+        """Player id -> display name as typed, for button labels, menu options and form titles
+        (Discord shows no markdown there)."""
         return {s.player_id: s.name for s in self.seats}
 
     def seat_of_user(self, user_id: int) -> Seat | None:

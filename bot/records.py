@@ -32,7 +32,7 @@ def unique_name(wanted: str, taken: set[str]) -> str:
     """`wanted` (clipped to NAME_MAX), or `wanted 2`, `wanted 3` ... when it is taken."""
     name, n = wanted[:NAME_MAX], 2
     while name in taken:
-        name, n = f"{wanted[:NAME_MAX - 4]} {n}", n + 1
+        name, n = f"{wanted[:NAME_MAX - 4].rstrip()} {n}", n + 1
     return name
 
 
@@ -42,6 +42,14 @@ NAME_PUNCTUATION = frozenset(" -'.")
 def squeeze(name: str) -> str:
     """A typed name, cut (twice the longest name) and with its runs of white space made one."""
     return " ".join(name[:NAME_MAX * 2].split())
+
+
+def name_from(display_name: str, label: str) -> str:
+    """A valid record name (`check_name`'s rules) made from a person's display name, for the
+    record the bot makes for them: the characters a name may not hold become spaces, and a
+    display name with none left gives the record's label ("Character")."""
+    kept = "".join(ch if ch.isalnum() or ch in NAME_PUNCTUATION else " " for ch in display_name[:NAME_MAX * 2])
+    return squeeze(kept)[:NAME_MAX].strip() or label.capitalize()
 
 
 def check_name(name: str, label: str) -> str:
@@ -117,7 +125,7 @@ class Records:
                                           f"read ({exc.error_count()} problem(s)); choose another.") from None
                 out[seat.player_id] = brought
             else:
-                names = [unique_name(seat.name, set(by_name))]
+                names = [unique_name(name_from(seat.name, game.record_label), set(by_name))]
                 out[seat.player_id] = [game.new_record(names[0])]
             seat.record = "\n".join(names)
         return out

@@ -24,6 +24,7 @@ from bot.ui import ids
 from bot.ui.items import ActionButton, ActionSelect, RoutedView
 from bot.ui.layout import PER_ROW, ROWS, action_view
 from rules.core import Action, Event, name_players
+from rules.core.text import escape_markdown
 
 log = logging.getLogger(__name__)
 
@@ -96,7 +97,7 @@ def mention(session: Session, player_id: str) -> str:
         return player_id
     if seat.user_id is not None and not seat.auto:
         return f"<@{seat.user_id}>"
-    return f"**{seat.name}**"
+    return f"**{escape_markdown(seat.name)}**"
 
 
 def mentioned_users(session: Session, player_ids: list[str]) -> list[int]:
@@ -165,7 +166,7 @@ def table_payload(session: Session, events: list[Event] | None = None,
         lines.append(f"**{game.name}** · to act: {', '.join(acting) or 'nobody'}")
         if session.deadline:
             lines.append(f"⏳ turn ends <t:{int(session.deadline)}:R>")
-        blocked = [s.name for s in session.seats if s.dm_blocked and not s.auto]
+        blocked = [escape_markdown(s.name) for s in session.seats if s.dm_blocked and not s.auto]
         if blocked:
             lines.append(f"📪 {', '.join(blocked)}: your DMs are closed; press **My hand** to see your hand.")
     if note:
@@ -183,7 +184,7 @@ def table_view(session: Session, pages: dict[int, int] | None = None) -> discord
             session.game().result(session.state()) is not None:
         return None
     return action_view(session.id, session.version,
-                       named_actions(public_actions(session), session.names()),
+                       named_actions(public_actions(session), session.plain_names()),
                        hand_button=session.game().has_private_view, pages=pages)
 
 
@@ -261,26 +262,32 @@ def private_payload(session: Session, player_id: str, events: list[Event] | None
     where = "" if session.guild_id is None else f" · table in <#{session.table_channel_id or session.channel_id}>"
     if game.result(state) is not None:
         content = f"**{game.name}** is over{where}."
+    elif session.status == "abandoned":
+        content = f"**{game.name}** was ended{where}."
     elif actions:
         content = f"**{game.name}** · your move{where}"
     else:
         content = f"**{game.name}** · waiting for the others{where}"
     seat = session.seat(player_id)
-    view = action_view(session.id, session.version, named_actions(actions, session.names()),
+    view = action_view(session.id, session.version, named_actions(actions, session.plain_names()),
                        pages=pages, seat=seat.position if seat else None) if actions else None
     names = session.names()
     return Payload(content=content, panels=[p.named(names) for p in panels], view=view)
 
 
-def lobby_buttons(game) -> list[tuple[str, str, discord.ButtonStyle]]:
-    """The lobby's buttons: Join and Add bot only where there is a second seat to fill."""
+def lobby_buttons(session: Session) -> list[tuple[str, str, discord.ButtonStyle]]:
+    """The lobby's buttons: Join and Add bot only where there is a second seat to fill, Remove
+    bot while an automatic player is seated."""
+    game = session.game()
     buttons = [("join", "Join", discord.ButtonStyle.success),
                ("leave", "Leave", discord.ButtonStyle.secondary),
                ("bot", "Add bot", discord.ButtonStyle.secondary),
                ("start", "Start", discord.ButtonStyle.primary),
                ("cancel", "Cancel", discord.ButtonStyle.danger)]
+    if any(s.auto for s in session.seats):
+        buttons.insert(3, ("unbot", "Remove bot", discord.ButtonStyle.secondary))
     if game.max_players == 1:
-        buttons = [b for b in buttons if b[0] not in ("join", "leave", "bot")]
+        buttons = [b for b in buttons if b[0] not in ("join", "leave", "bot", "unbot")]
     if game.record_type is not None:
         buttons.insert(len(buttons) - 2, ("record", f"Choose {game.record_label}"[:80],
                                           discord.ButtonStyle.primary))
@@ -311,7 +318,7 @@ def option_menus(session: Session) -> list[discord.ui.Item]:
 def more_options_payload(session: Session) -> Payload:
     """The option menus the lobby message has no room for (ephemeral, for the host)."""
     menus = option_menus(session)
-    buttons = lobby_buttons(session.game()) + [("options", "", discord.ButtonStyle.secondary)]
+    buttons = lobby_buttons(session) + [("options", "", discord.ButtonStyle.secondary)]
     shown = ROWS - math.ceil(len(buttons) / PER_ROW)
     view = RoutedView()
     for row, menu in enumerate(menus[shown:shown + ROWS]):
@@ -332,7 +339,7 @@ def lobby_payload(session: Session, note: str | None = None) -> Payload:
         return f" · {game.record_label}: {', '.join(names) or 'a new one'}"
 
     seats = "\n".join(
-        f"{i + 1}. {s.name}{' 🤖' if s.auto else ''}{' (host)' if s.user_id == session.host_id else ''}"
+        f"{i + 1}. {escape_markdown(s.name)}{' 🤖' if s.auto else ''}{' (host)' if s.user_id == session.host_id else ''}"
         f"{brings(s)}"
         for i, s in enumerate(session.seats)
     ) or "nobody yet"
@@ -350,7 +357,7 @@ def lobby_payload(session: Session, note: str | None = None) -> Payload:
     view = None
     if session.status == "lobby":
         view = RoutedView()
-        buttons = lobby_buttons(game)
+        buttons = lobby_buttons(session)
         menus = option_menus(session)
         rows_left = ROWS - math.ceil(len(buttons) / PER_ROW)
         if len(menus) > rows_left:  # the rest go to an ephemeral menu of their own

@@ -14,6 +14,7 @@ from bot.render.discord import to_embed
 from bot.render.panel import clip
 from bot.sessions import ServiceError
 from rules.core import IllegalAction, who
+from rules.core.text import escape_markdown
 
 OPTIONS_MAX = 300
 """The longest `options:` text read (a game has a handful of short options)."""
@@ -192,12 +193,13 @@ class GameCog(commands.Cog):
                 await interaction.response.send_message("You left the lobby.", ephemeral=True)
                 await self._refresh_lobby(session)
                 return
-            result = await self.service.leave_game(session.id, interaction.user.id)
+            result = await self.controller.within_budget(
+                interaction, self.service.leave_game(session.id, interaction.user.id))
             if result.session.status == "abandoned":
                 text = "You left; with nobody left at the table, the game is over."
             else:
                 text = "You left the game; the automatic player plays your seat from now on."
-            await interaction.response.send_message(text, ephemeral=True)
+            await self.controller.acknowledge(interaction, text)
             await self.controller.publish(result, actor=interaction.user.id, interaction=interaction)
             if result.session.status == "abandoned":
                 await self.controller.update_table(result.session, result.events)
@@ -208,8 +210,9 @@ class GameCog(commands.Cog):
     async def back(self, interaction: discord.Interaction) -> None:
         async def run():
             session = await self._session_here(interaction)
-            result = await self.service.take_back_seat(session.id, interaction.user.id)
-            await interaction.response.send_message("Your seat is yours again.", ephemeral=True)
+            result = await self.controller.within_budget(
+                interaction, self.service.take_back_seat(session.id, interaction.user.id))
+            await self.controller.acknowledge(interaction, "Your seat is yours again.")
             await self.controller.publish(result, initial=True, actor=interaction.user.id,
                                           interaction=interaction)
         await self._guard(interaction, run())
@@ -229,11 +232,11 @@ class GameCog(commands.Cog):
             session = await self._session_here(interaction)
             session = await self.service.end(session.id, interaction.user.id,
                                              can_manage=can_manage(interaction))
-            await interaction.response.send_message(
-                f"{interaction.user.mention} ended the game of **{session.game().name}**.",
-                allowed_mentions=discord.AllowedMentions.none())
+            await self.controller.acknowledge(
+                interaction, f"{interaction.user.mention} ended the game of **{session.game().name}**.",
+                ephemeral=False)
             if session.state_json:
-                await self.controller.update_table(session, note="The game was ended.")
+                await self.controller.show_ended(session, note="The game was ended.")
             else:
                 await self._refresh_lobby(session)
         await self._guard(interaction, run())
@@ -247,10 +250,9 @@ class GameCog(commands.Cog):
             seat = session.seat_of_user(player.id)
             if seat is None:
                 raise ServiceError(f"{player.display_name} is not playing in this game.")
-            result = await self.service.hand_to_auto(session.id, seat.player_id, interaction.user.id,
-                                                     can_manage=can_manage(interaction))
-            await interaction.response.send_message(
-                f"The automatic player now plays {seat.name}'s seat.", ephemeral=True)
+            result = await self.controller.within_budget(interaction, self.service.hand_to_auto(
+                session.id, seat.player_id, interaction.user.id, can_manage=can_manage(interaction)))
+            await self.controller.acknowledge(interaction, f"The automatic player now plays {escape_markdown(seat.name)}'s seat.")
             await self.controller.publish(result, interaction=interaction)  # the host may be pinged
         await self._guard(interaction, run())
 
@@ -273,7 +275,7 @@ class GameCog(commands.Cog):
                 name = rules.GAMES[game_id].name if game_id in rules.GAMES else game_id
                 lines = []
                 for r in sorted(game_rows, key=lambda r: (-r.won, -r.played, r.name))[:15]:
-                    line = f"**{r.name}**: {r.won} won of {r.played}"
+                    line = f"**{escape_markdown(r.name)}**: {r.won} won of {r.played}"
                     extras = [f"{tag.replace(':', ' ', 1)} {v.get('won', 0)}/{v.get('played', 0)}"
                               for tag, v in sorted(r.tags.items())]
                     if extras:

@@ -55,11 +55,10 @@ class MoveCog(commands.Cog):
                                    f"(at most {MOVE_MAX}).")
             session, seat = await self._seat(interaction)
             keys = session.game().parse_move_text(session.state(), seat.player_id, move)
-            result = await self.service.act(session.id, interaction.user.id, keys, version=session.version,
-                                            loaded=session)
+            result = await self.controller.within_budget(interaction, self.service.act(
+                session.id, interaction.user.id, keys, version=session.version, loaded=session))
         except (ServiceError, IllegalAction) as exc:
             await reply_error(interaction, error_text(exc))
             return
-        await interaction.response.send_message(f"Played `{clip(move.replace('`', ''), MOVE_MAX)}`.",
-                                                ephemeral=True)
+        await self.controller.acknowledge(interaction, f"Played `{clip(move.replace('`', ''), MOVE_MAX)}`.")
         await self.controller.publish(result, actor=interaction.user.id, interaction=interaction)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.render.base import GameRenderer, RenderContext
 from bot.render.panel import DESCRIPTION_MAX, FIELD_VALUE_MAX, Panel
 from rules.core import Event, who
+from rules.core.text import escape_markdown
 from rules.gods_of_magic.content import CardDef, Suit
 from rules.gods_of_magic.state import Imagined, MagicRoll
 from rules.gods_of_magic.view import GomView, RealmView
@@ -72,7 +73,7 @@ class GodsOfMagicRenderer(GameRenderer[GomView]):
             lines.append("🎯 Chosen: " + ", ".join(card_text(c) for c in view.pending_public))
         if view.objection is not None:
             o = view.objection
-            lines.append(f"📜 {who(o.mover)}: “{o.text}” · objections {o.objections}, "
+            lines.append(f"📜 {who(o.mover)}: “{escape_markdown(o.text)}” · objections {o.objections}, "
                          f"let stand {o.stands} of {len(o.voters)}")
         top = f" (top: {card_text(view.discard_top)})" if view.discard_top else ""
         lines.append(f"🂠 Deck {view.deck_count} · discard {view.discard_count}{top}"

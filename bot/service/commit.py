@@ -91,14 +91,18 @@ class CommitService(ServiceBase):
     def _changed_choices(self, change: Change) -> tuple[set[str], list[str]]:
         """The players whose choices (legal actions) changed, and the others, whose private
         view may have changed (compared later, after the answer: `ActResult.changed_players`).
-        Only players acting before or after the change can have choices (`Game.acting`)."""
+        Only players acting before or after the change can have choices (`Game.acting`). A
+        player who moved in it counts as changed even when their choices look the same again
+        (Deathly Thrones' "Draw battle cards", say): the controls they clicked are spent, so a
+        double click, or two of their controls clicked at once, moves once."""
         game, old, new = change.game, change.old_memo, change.session
         assert change.state is not None and new.state() is change.state
         acting = set(game.acting(change.state)) | (set(game.acting(old.state)) if old is not None else set())
         choices, others = set(), []
         for seat in new.seats:
             pid = seat.player_id
-            if old is None or (pid in acting and old.legal_actions(pid) != new.legal_actions(pid)):
+            if old is None or pid in change.actors or \
+                    (pid in acting and old.legal_actions(pid) != new.legal_actions(pid)):
                 choices.add(pid)
             else:
                 others.append(pid)

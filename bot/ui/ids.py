@@ -31,7 +31,7 @@ PRIVATE_ACTION = re.compile(
 PRIVATE_SELECT = re.compile(
     rf"pw:{_INT}:(?P<ver>\d{{1,9}}):(?P<seat>\d{{1,2}}):(?P<group>\d{{1,2}}):(?P<page>\d{{1,3}})")
 HAND = re.compile(rf"ph:{_INT}")
-LOBBY = re.compile(rf"pl:{_INT}:(?P<op>join|leave|bot|start|cancel|record|options)")
+LOBBY = re.compile(rf"pl:{_INT}:(?P<op>join|leave|bot|unbot|start|cancel|record|options)")
 RECORD = re.compile(rf"pr:{_INT}")
 OPTION = re.compile(rf"po:{_INT}:(?P<key>[A-Za-z0-9_\-]{{1,40}})")
 RULES_PAGE = re.compile(r"pg:(?P<game>[a-z0-9\-]{1,40}):(?P<page>\d{1,3})")

@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from rules.core.rng import Rng
+from rules.core.text import escape_markdown
 
 MAX_DICE = 100
 """Dice in one group (`100d6`)."""
@@ -43,7 +44,6 @@ _ADVANTAGE = re.compile(r"(?:^|\s)(adv|advantage|dis|disadvantage)\s*$", re.IGNO
 _EXPLODE = re.compile(r"(\d*)d(\d{1,7})!", re.IGNORECASE)
 _NOTE_LOOKS_LIKE_DICE = re.compile(r"[\d(+\-*/]|d\d", re.IGNORECASE)
 _OUTSIDE_ANNOTATIONS = re.compile(r"\[[^\]]*\]|[^\[]+")
-_MARKDOWN = re.compile(r"([\\*_~`|>\[\]()#<])")
 
 
 class DiceError(ValueError):
@@ -79,9 +79,8 @@ class DiceRoll(BaseModel):
         return self.breakdown
 
 
-def escape(text: str) -> str:
-    """User text for a Discord message: no markdown, no mention, no link."""
-    return _MARKDOWN.sub(r"\\\1", text).replace("@", "@\u200b")
+escape = escape_markdown
+"""User text for a Discord message: no markdown, no mention, no link (`text.escape_markdown`)."""
 
 
 def _unreadable(near: str) -> DiceError:

@@ -16,6 +16,7 @@ from rules.core import (
     who,
 )
 from rules.core.content import Pinned
+from rules.core.text import escape_markdown
 from rules.gods_of_magic import magic
 from rules.gods_of_magic.content import DECKS, Deck, Suit, load_deck
 from rules.gods_of_magic.copying import copy_for_apply, copy_state
@@ -202,7 +203,7 @@ class GodsOfMagic(Game[GomState, GomView]):
         before: GomState | None = None
         if story:
             if line:
-                events.append(Event(kind="story", text=f"{who(player)}: “{line}”",
+                events.append(Event(kind="story", text=f"{who(player)}: “{escape_markdown(line)}”",
                                     data={"player": player, "text": line}))
             if mode == "strict":
                 before = recombination_start(s0) if key == "rc:done" and s0.recombine_undo is not None else s0

@@ -41,6 +41,7 @@ from rules.gods_of_magic.plans import (
     Choice,
     choice,
     offer,
+    step_prefix,
     take,
 )
 from rules.gods_of_magic.scoring import alteration_gain, domain_value, is_imagination
@@ -176,9 +177,7 @@ def actions(s: GomState, player: str) -> list[Action]:
                 for n in range(1, 10)]
     if step == "creation":
         acts = play_actions(s, player, "Play a card (Creation)")
-        if s.building is not None:
-            return acts
-        if s.plays_left < 2:
+        if s.plays_left < 2:  # also while a card is being placed: the table reads the same
             acts.append(Action(key="fin", label="Finish the Creation"))
         elif not acts:
             acts.append(no_play_pass(s, player))
@@ -202,9 +201,8 @@ def actions(s: GomState, player: str) -> list[Action]:
         return move_actions(s) or [pass_action("no other realm to move a card to")]
     if step == "alter":
         acts = play_actions(s, player, "Play a Descriptor", only=Suit.DESCRIPTOR)
-        if s.building is not None:
-            return acts
-        # playing a Descriptor is optional: the same public way out, whatever the hand holds
+        # playing a Descriptor is optional: the same public way out, whatever the hand holds,
+        # and while one is being placed (a Back on the table would tell that one fits)
         return [*acts, SKIP_ALTERATION]
     if step == "recombine":
         return recombine_actions(s, player)
@@ -327,7 +325,13 @@ def recombine_actions(s: GomState, player: str) -> list[Action]:
 
     acts = offer(RECOMBINE, s.building, choices)
     if s.building is not None:
-        return acts
+        if s.locate(s.building.args["card"]) is not None:
+            return acts  # a card in play was picked: everyone saw it
+        # a card of the hand is being placed (picked in private): the table keeps what it
+        # offered before the pick (another card to take, or finishing), so it reads the same;
+        # choosing one of those drops the pick (`_recombine`)
+        unpicked = s.model_copy(update={"building": None})
+        return acts + [a for a in recombine_actions(unpicked, player) if not a.private]
     n = _surplus(s, player)
     if n == 0:
         acts.append(Action(key="rc:done", label="Finish the Recombination", style="primary"))
@@ -348,6 +352,8 @@ def _recombine_spots(s: GomState, player: str, cid: str) -> list[Choice]:
 
 
 def _recombine(s: GomState, player: str, key: str, events: list[Event]) -> str | None:
+    if s.building is not None and (key == "rc:done" or key.startswith(step_prefix(RECOMBINE, "card"))):
+        s.building = None  # the card of the hand being placed stays there (see `recombine_actions`)
     if key == "rc:done":
         purge(s, player)
         s.step = ""
@@ -387,6 +393,7 @@ def handle(s: GomState, player: str, key: str, events: list[Event]) -> str | Non
     step = s.step
     if key == "pass" or key == "skip":
         assert s.dice is not None, "a Magic Table result is resolved after the roll"
+        s.building = None  # a card being placed stays in the hand
         events.append(Event(kind="pass", text=f"{who(player)} passes ({MAGIC_NAMES[s.dice.result]})."))
         return "end"
     if step == "imagine":
@@ -395,6 +402,7 @@ def handle(s: GomState, player: str, key: str, events: list[Event]) -> str | Non
             f"{who(player)} imagines {MAGIC_NAMES[n]}."))
         return begin(s, n, events)
     if step == "creation" and key == "fin":
+        s.building = None  # a card being placed stays in the hand
         return "end"
     if step in ("creation", "alter", "evoke"):
         done = take(s, PLAY, key)

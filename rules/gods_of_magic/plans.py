@@ -29,10 +29,13 @@ from rules.gods_of_magic.state import GomState
 
 BACK_LABEL = "Choose something else"
 
-PLAY = StepPlan("play", ["card", "to"], back_label=BACK_LABEL)
-TRANSFORM = StepPlan("transform", ["target", "with"], back_label=BACK_LABEL)
+PLAY = StepPlan("play", ["card", "to"], back_label=BACK_LABEL, private_back=True)
+TRANSFORM = StepPlan("transform", ["target", "with"], back_label=BACK_LABEL, private_back=True)
 MOVE = StepPlan("move", ["card", "to"], back_label=BACK_LABEL)
-RECOMBINE = StepPlan("recombine", ["card", "to"], back_label=BACK_LABEL)
+RECOMBINE = StepPlan("recombine", ["card", "to"], back_label=BACK_LABEL, private_back=True)
+"""Back is private where the first step may be a card of the hand (picked in private): a Back
+on the table would show that a god has picked a card that fits. Moving a card in play is
+public throughout."""
 PLANS = {p.verb: p for p in (PLAY, TRANSFORM, MOVE, RECOMBINE)}
 
 HAND = "hand"

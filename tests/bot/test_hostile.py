@@ -102,7 +102,8 @@ async def test_a_display_name_mention_never_pings(db):
     async with DiscordHarness(bot, members=members) as h:
         h.block_dms(BOB)
         table = await open_table(h, GAME, [ALICE, BOB])
-        assert "<@1004>" in table.content  # the name is shown as typed ...
+        # the name is shown as typed (escaped: Discord shows `<@1004>`, not a mention) ...
+        assert "\\<@\u200b1004\\>" in table.content and "<@1004>" not in table.content
         session = await bot.service.active_in_channel(CHANNEL)
         to_act = {session.seat(p).user_id for p in session.game().to_act(session.state())}
         assert unintended_pings(h, to_act | {ALICE, BOB}) == []  # ... and never pings Dave
@@ -189,3 +190,33 @@ async def test_game_log_never_shows_action_keys(db):
             for e in entries:  # a key that names a card (`play.card:E05`, `play:E05:r0`); `roll` is a word
                 assert ":" not in e.action_key or e.action_key not in text
             assert "made a choice" in text
+
+
+async def test_names_and_story_lines_show_as_typed_with_no_markdown_or_link(tmp_path):
+    """A display name or a story line holding markdown or a masked link is shown as typed on the
+    table (escaped in the message text and the embeds), never as a link or formatting of the
+    bot's own message; buttons, which show no markdown, keep the name as it is."""
+    name = "[nitro](https://x.co/a) **"
+    line = "[Claim your reward](https://x.co/b) **"
+    bot = make_bot(tmp_path / "p.db", seed=8)
+    async with DiscordHarness(bot, members={ALICE: "alice", BOB: name}) as h:
+        h.block_dms(BOB)
+        table = await open_table(h, "gods-of-magic", [ALICE, BOB], options="storytelling=strict")
+        told = False
+        for _ in range(80):
+            session = await bot.service.active_in_channel(CHANNEL)
+            assert session is not None
+            if session.state().objection is not None:
+                told = True
+                break
+            await play_auto_move(h, bot, story=line)
+        assert told, "no story line in 80 moves"
+        await bot.controller.edits.drain()
+        shown = table.text()
+        assert r"\[nitro\]\(https://x.co/a\) \*\*" in table.content  # the closed-DMs line names Bob
+        assert r"\[Claim your reward\]\(https://x.co/b\) \*\*" in shown
+        for raw in ("[nitro](https://x.co/a)", "[Claim your reward](https://x.co/b)"):
+            assert raw not in table.content
+            assert not any(raw in str(e) for e in table.embeds)
+        labels = [b.get("label") or "" for m in h.messages_in(CHANNEL) for b in m.buttons()]
+        assert not any("\\" in label for label in labels)

@@ -192,7 +192,7 @@ def test_transformation_replaces_any_card_by_same_suit_and_keeps_descriptors():
     assert "transform.target:E10" in ks and "transform.target:L10" not in ks, "only suits held in hand"
     assert all(a.group for a in G.legal_actions(s, "a")), "targets in play are a select menu"
     s, _ = act(s, "a", "transform.target:E10")
-    assert [a.key for a in G.legal_actions(s, "a") if a.private] == ["transform.with:E01"]
+    assert [a.key for a in G.legal_actions(s, "a") if a.private] == ["transform.with:E01", "transform.back"]
     s, events = act(s, "a", "transform.with:E01")
     placed = s.domains["b"][0].cards[1]
     assert placed.card == "E01" and placed.descriptors == ["D09"]

@@ -16,6 +16,7 @@ import pytest
 from rules.core import Rng
 from rules.gods_of_magic import GAME as G
 from rules.gods_of_magic.moves import label
+from rules.gods_of_magic.plans import first_step_key
 from rules.gods_of_magic.state import GomState
 from rules.gods_of_magic.undo import before_objection
 from tests.rules.test_gods_of_magic import act, board, keys, roll
@@ -125,8 +126,8 @@ def test_play_phase_targets_of_a_picked_card_are_private():
     s, _ = act(s, "a", "play.card:L03")
     acts = G.legal_actions(s, "a")
     assert {a.key for a in acts} == {"play.to:new", "play.to:r0", "play.back"}
-    assert all(a.private for a in acts if a.key != "play.back"), "the targets name the card"
-    assert _public(s, "a") == ["play.back"] and "Circus" not in str(public_actions(s))
+    assert all(a.private for a in acts), "the targets name the card; a Back would tell one was picked"
+    assert _public(s, "a") == [] and "Circus" not in str(public_actions(s))
     assert leaks_of_state(s) == {}
 
 
@@ -134,11 +135,13 @@ def test_creation_alteration_and_evocation_targets_are_private():
     s = board(hands={"a": ["E05", "D07"]}, realms={"a": [["L01"], ["L02"]]}, deck_top=("O04",))
     s, _ = roll(s, 1)
     s, _ = act(s, "a", "play.card:E05")
-    assert _public(s, "a") == ["play.back"] and leaks_of_state(s) == {}
+    assert _public(s, "a") == [] and leaks_of_state(s) == {}  # the first play of two: no way out yet
     s = board(hands={"a": ["D07"]}, realms={"a": [["L01", "E02"]]})
     s, _ = roll(s, 6)
     s, _ = act(s, "a", "play.card:D07")
-    assert _public(s, "a") == ["play.back"] and leaks_of_state(s) == {}
+    assert _public(s, "a") == ["skip"] and leaks_of_state(s) == {}  # as before the pick
+    s, _ = act(s, "a", "skip")  # the way out still works: the Descriptor stays in the hand
+    assert s.building is None and s.hands["a"] == ["D07"] and s.player == "b"
     s = board(realms={"a": [["L01"]]}, deck_top=("O04",))
     s, _ = roll(s, 8)
     assert keys(s, "a") == ["play.to:r0"] and _public(s, "a") == [], "the evoked card is still in the hand"
@@ -151,9 +154,14 @@ def test_recombination_placing_a_hand_card_is_private_and_moving_a_card_in_play_
     s, _ = act(s, "a", "recombine.card:O09")
     assert "recombine.to:r1" in _public(s, "a"), "a card in play: everyone saw it"
     s, _ = act(s, "a", "recombine.back")
+    table_before = _public(s, "a")
     s, _ = act(s, "a", "recombine.card:E05")
-    assert "recombine.to:r0" in keys(s, "a") and _public(s, "a") == ["recombine.back"]
+    assert "recombine.to:r0" in keys(s, "a") and _public(s, "a") == table_before, \
+        "the table reads as before the private pick"
     assert leaks_of_state(s) == {}
+    picked_again, _ = act(s, "a", "recombine.card:O09")  # a card in play instead: the pick is dropped
+    assert picked_again.building is not None and picked_again.building.args == {"card": "O09"}
+    assert picked_again.hands["a"] == ["E05"]
 
 
 def test_transformation_choices_depend_on_the_hand_so_they_are_private():
@@ -161,7 +169,7 @@ def test_transformation_choices_depend_on_the_hand_so_they_are_private():
     s, _ = roll(s, 2)
     assert "transform.target:E10" in keys(s, "a") and _public(s, "a") == [], "which cards can be transformed tells suits"
     s, _ = act(s, "a", "transform.target:E10")
-    assert _public(s, "a") == ["transform.back"]
+    assert _public(s, "a") == [] and "transform.back" in keys(s, "a")
     assert G.view(s, None).pending_public == [], "the chosen target tells a suit of the hand"
     assert [c.id for c in G.view(s, "a").pending_private] == ["E10"], "the mover still sees it"
     assert G.view(s, "b").pending_private == []
@@ -382,3 +390,30 @@ def test_resample_in_strict_storytelling_remaps_the_snapshot_and_forbidden_moves
     assert s.forbidden
     r = _check_resample(s, None, Rng(seed=4))
     assert len(r.forbidden) == len(s.forbidden)
+
+
+@pytest.mark.parametrize("n,seed", [(2, 3), (3, 4), (4, 12)])
+def test_the_table_reads_the_same_while_a_card_of_the_hand_is_being_placed(n, seed):
+    """Picking a card of the hand is private, so the table's controls must not change with it:
+    no public Back (it would tell that a card fits), and the public way out of an Alteration
+    or a Creation (skip, finish) stays. Along automatic games with random moves mixed in, every
+    state where a god is placing a card offers the table the same actions as the same state
+    before the pick."""
+    players = [f"p{i}" for i in range(n)]
+    s = G.setup(players, {}, seed)
+    chooser = Rng(seed=seed)
+    compared = 0
+    for _step in range(G.max_steps):
+        if G.result(s) is not None:
+            break
+        p = chooser.choice(G.to_act(s))
+        if s.building is not None:
+            before = s.model_copy(update={"building": None})
+            picked = {a.key: a for a in G.legal_actions(before, p)}.get(first_step_key(s.building))
+            if picked is not None and picked.private:  # a pick only its player saw
+                assert _public(s, p) == _public(before, p), (s.step, s.building)
+                compared += 1
+        legal = G.legal_actions(s, p)
+        a = chooser.choice(legal) if chooser.randint(0, 2) == 0 else G.auto_action(s, p, chooser)
+        s = G.apply(s, p, a.key, "A line of story." if a.text_prompt else None).state
+    assert compared >= 5

@@ -1,0 +1,201 @@
+"""What a clumsy click or a failed Discord call must not do: move twice, leave a committed move
+unannounced, leave a started game without its table, lose the table's last edit at a restart,
+leave DMs offering moves in an ended game, show raw player references, or seat bots nobody can
+remove. Found by a hostile review (stop 25); each test fails without its fix."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot import edits
+from bot.records import name_from, unique_name
+from tests.bot.e2e import ALICE, BOB, CAROL, CHANNEL, START, make_bot, open_table, play_auto_move
+from tests.support.clock import Clock
+from tests.support.discord_harness import DiscordHarness, FakeMessage
+
+CALLBACK = r"/interactions/\d+/[^/]+/callback"
+
+
+def versions_shown(message: FakeMessage) -> set[str]:
+    """The versions the message's move controls were rendered at."""
+    return {c["custom_id"].split(":")[2] for c in message.buttons() + message.selects()
+            if c["custom_id"].startswith(("pa:", "ps:"))}
+
+
+async def test_a_double_click_moves_once(tmp_path, monkeypatch):
+    """Deathly Thrones' "Draw battle cards" may offer the same choices again once drawn: both
+    clicks of a double click used to be applied. At every fight of a game, the first click
+    moves; the second is told the game moved on."""
+    monkeypatch.setattr(edits, "PACING", None)
+    bot = make_bot(tmp_path / "p.db", seed=5)
+    doubled = 0
+    async with DiscordHarness(bot) as h:
+        table = await open_table(h, "deathly-thrones", [ALICE])
+        for _ in range(400):
+            session = await bot.service.active_in_channel(CHANNEL)
+            if session is None:
+                break
+            labels = [b.get("label") for b in table.buttons()]
+            if session.state().phase == "fight" and "Draw battle cards" in labels:
+                cid = h.find_button(table, "Draw battle cards")
+                first, second = await asyncio.gather(h.click(table, cid, user=ALICE),
+                                                     h.click(table, cid, user=ALICE))
+                log = await bot.service.recent_log(session.id, limit=5)
+                assert [e.action_key for e in log if e.version > session.version] == ["battle"]
+                assert not first.ephemeral
+                assert second.ephemeral and "moved on" in second.text()
+                assert versions_shown(table) <= {str(session.version + 1)}  # the answer's controls are current
+                doubled += 1
+                continue
+            await h.click(table, next(b for b in table.buttons() if b.get("label") != "My hand")["custom_id"],
+                          user=ALICE)  # the first button: on to the next fight
+    assert doubled >= 3
+
+
+async def test_a_typed_move_whose_answer_fails_is_still_shown_and_the_next_player_told(tmp_path):
+    """/move is committed, then Discord refuses its "Played ..." answer: the table still shows
+    the new turn and the player whose turn it is gets their ping (before the fix: the old table
+    and nobody told, until the turn timer played for them)."""
+    bot = make_bot(tmp_path / "p.db", clock=Clock(START))
+    async with DiscordHarness(bot) as h:
+        table = await open_table(h, "terra-sancta", [ALICE, BOB], options="factions=random")
+        session = await bot.service.active_in_channel(CHANNEL)
+        assert session is not None
+        mover = int(session.state().turn_player)
+        other = BOB if mover == ALICE else ALICE
+        choices = await h.autocomplete("move", user=mover, channel=CHANNEL, options={"move": ""}, focused="move")
+        h.fail_next("POST", CALLBACK, 500)
+        with h.allow_errors():
+            await h.slash("move", user=mover, channel=CHANNEL, options={"move": choices[0]["value"]})
+        await bot.controller.edits.drain()
+        after = await bot.service.active_in_channel(CHANNEL)
+        assert after is not None and after.version > session.version
+        assert int(after.state().turn_player) == other
+        assert versions_shown(table) == {str(after.version)}
+        assert f"to act: <@{other}>" in table.content
+        assert any(f"<@{other}>" in m.content and "your turn" in m.content for m in h.messages_in(CHANNEL))
+
+
+async def test_leaving_when_the_answer_fails_still_hands_the_turn_on(tmp_path):
+    """/game leave on your turn: the automatic player takes the seat and plays; Discord refuses
+    the "You left" answer. The table and the next player's DM still show the turn passed."""
+    bot = make_bot(tmp_path / "p.db", seed=11)
+    async with DiscordHarness(bot) as h:
+        table = await open_table(h, "gods-of-magic", [ALICE, BOB, CAROL], options="target=100")
+        for _ in range(40):  # until one person alone is to act (the setup is over)
+            session = await bot.service.active_in_channel(CHANNEL)
+            assert session is not None
+            if len(session.game().to_act(session.state())) == 1 and session.state().phase == "play":
+                break
+            await play_auto_move(h, bot)
+        leaver = session.seat(session.game().to_act(session.state())[0]).user_id
+        h.fail_next("POST", CALLBACK, 500)
+        with h.allow_errors():
+            await h.slash("game leave", user=leaver, channel=CHANNEL)
+        await bot.controller.edits.drain()
+        after = await bot.service.active_in_channel(CHANNEL)
+        assert after is not None
+        nxt = after.seat(after.game().to_act(after.state())[0]).user_id
+        assert nxt != leaver
+        assert f"to act: <@{nxt}>" in table.content
+        assert "your move" in h.dms_to(nxt)[-1].content
+
+
+async def test_a_start_whose_answer_fails_still_shows_the_table_and_deals(tmp_path):
+    """The host presses Start and Discord refuses that answer: the game has started, so the
+    lobby message still becomes the table and every player gets their hand."""
+    bot = make_bot(tmp_path / "p.db")
+    async with DiscordHarness(bot) as h:
+        lobby = (await h.slash("game new", user=ALICE, channel=CHANNEL, options={"game": "gods-of-magic"})).message
+        await h.click(lobby, h.find_button(lobby, "Join"), user=BOB)
+        h.fail_next("POST", CALLBACK, 500)
+        with h.allow_errors():
+            await h.click(lobby, h.find_button(lobby, "Start"), user=ALICE)
+        await bot.controller.edits.drain()
+        session = await bot.service.active_in_channel(CHANNEL)
+        assert session is not None and session.status == "active"
+        assert session.table_message_id == lobby.id
+        assert "Start" not in [b.get("label") for b in lobby.buttons()]
+        assert lobby.content.startswith("**Gods of Magic** · to act:")
+        assert len(h.dms_to(ALICE)) == 1 and len(h.dms_to(BOB)) == 1
+
+
+async def test_a_stopping_bot_makes_the_table_edits_it_still_has_queued(tmp_path, monkeypatch):
+    """Edits of one channel are paced; a bot stopped while one waits used to drop it, and the
+    table showed an older turn after the restart. Now it waits for them (a few seconds at most)."""
+    monkeypatch.setattr(edits, "PACING", (1, 2.0))  # one edit per 2 s in a channel: the next ones wait
+    bot = make_bot(tmp_path / "p.db", seed=11)
+    h = DiscordHarness(bot)
+    await h.start()
+    table = await open_table(h, "gods-of-magic", [ALICE, BOB], options="target=100")
+    for _ in range(6):
+        await play_auto_move(h, bot)
+    assert bot.controller is not None
+    session = await bot.service.active_in_channel(CHANNEL)
+    assert session is not None
+    assert bot.controller.edits.busy()  # the table's last edits wait for room
+    await bot.close()  # as on SIGTERM, before anything else waits for the bot's tasks
+    assert not bot.controller.edits.busy()
+    await h.close(raise_errors=False)
+    assert versions_shown(table) <= {str(session.version)}
+    to_act = session.seat(session.game().to_act(session.state())[0]).user_id
+    assert f"to act: <@{to_act}>" in table.content
+
+
+async def test_ending_a_game_tells_every_dm_and_takes_their_controls(tmp_path):
+    bot = make_bot(tmp_path / "p.db")
+    async with DiscordHarness(bot) as h:
+        table = await open_table(h, "gods-of-magic", [ALICE, BOB])
+        assert h.dms_to(ALICE)[-1].buttons() or h.dms_to(ALICE)[-1].selects()
+        await h.slash("game end", user=ALICE, channel=CHANNEL)
+        await bot.controller.edits.drain()
+        assert "The game was ended." in table.text()
+        for user in (ALICE, BOB):
+            dm = h.dms_to(user)[-1]
+            assert dm.content.startswith("**Gods of Magic** was ended")
+            assert not dm.buttons() and not dm.selects()
+
+
+async def test_a_story_form_names_the_players_it_speaks_of(tmp_path):
+    """Gods of Magic with storytelling: a move into another player's realm asks for a line in a
+    form titled with the move; its title shows the player's name, not their raw reference."""
+    bot = make_bot(tmp_path / "p.db", seed=9)
+    async with DiscordHarness(bot) as h:
+        await open_table(h, "gods-of-magic", [ALICE, BOB, CAROL], bots=1, options="storytelling=on")
+        for _ in range(150):
+            if await play_auto_move(h, bot) is None:
+                break
+        titles = [c.json["data"]["title"] for c in h.calls
+                  if c.via == "webhook" and isinstance(c.json, dict) and c.json.get("type") == 9]
+    assert titles, "no story form in 150 moves"
+    assert not [t for t in titles if "⟨" in t]
+    named = [t for t in titles if any(n in t for n in ("alice", "bob", "carol", "Automaton 1"))]
+    assert named, titles  # forms about another player's realm, titled with their name
+
+
+def test_a_record_named_after_a_person_is_a_name_a_person_could_type():
+    assert name_from("»new", "character") == "new"
+    assert name_from("Zoë  the   Bold", "character") == "Zoë the Bold"
+    assert name_from("🐉🔥", "character") == "Character"
+    assert name_from("@everyone **x**", "character") == "everyone x"
+    assert len(name_from("a" * 32 + "b" * 32, "character")) <= 40
+    assert unique_name("abc", {"abc"}) == "abc 2"
+
+
+async def test_a_bot_seated_by_a_double_click_can_be_removed(tmp_path):
+    bot = make_bot(tmp_path / "p.db")
+    async with DiscordHarness(bot) as h:
+        lobby = (await h.slash("game new", user=ALICE, channel=CHANNEL, options={"game": "terra-sancta"})).message
+        assert "Remove bot" not in [b.get("label") for b in lobby.buttons()]
+        cid = h.find_button(lobby, "Add bot")
+        await asyncio.gather(h.click(lobby, cid, user=ALICE), h.click(lobby, cid, user=ALICE))
+        session = await bot.service.active_in_channel(CHANNEL)
+        assert session is not None and [s.auto for s in session.seats] == [False, True, True]
+        refused = await h.click(lobby, h.find_button(lobby, "Remove bot"), user=BOB)  # not the host
+        assert refused.ephemeral
+        await h.click(lobby, h.find_button(lobby, "Remove bot"), user=ALICE)
+        session = await bot.service.active_in_channel(CHANNEL)
+        assert session is not None and [s.name for s in session.seats] == ["alice", "Automaton 1"]
+        await h.click(lobby, h.find_button(lobby, "Start"), user=ALICE)
+        session = await bot.service.active_in_channel(CHANNEL)
+        assert session is not None and session.status == "active"
