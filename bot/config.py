@@ -42,12 +42,12 @@ class Settings(BaseSettings):
         default=None, description="Sync slash commands to this guild only (instant, for development)."
     )
     content_dir: Path | None = Field(default=None, description="A content pack that extends or replaces the shipped content.")
-    log_level: str = "INFO"
+    log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING, ERROR or CRITICAL.")
     heartbeat_path: Path | None = Field(
         default=None, description="While connected, the bot writes the time here every 30 s "
         "(`python -m bot health` reads it: the Docker health check).")
     timer_poll_seconds: float = Field(
-        default=15.0, description="Longest sleep between two checks of turn timers."
+        default=15.0, gt=0, le=3600, description="Longest sleep between two checks of turn timers."
     )
     shard_count: int | None = Field(
         default=None, ge=1, description="Shards of the whole bot (all processes together). "
@@ -61,6 +61,14 @@ class Settings(BaseSettings):
     kept_states: int = Field(
         default=256, ge=0, le=100_000, description="Game states kept parsed in memory with "
         "their worked-out actions and views (one per busy table; 0: none).")
+
+    @field_validator("log_level")
+    @classmethod
+    def _known_level(cls, value: str) -> str:
+        level = value.strip().upper()
+        if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+            raise ValueError("LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL")
+        return level
 
     @field_validator("database_url")
     @classmethod

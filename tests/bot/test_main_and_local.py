@@ -25,6 +25,24 @@ def test_without_a_token_it_explains_and_exits_nonzero(monkeypatch, capsys, tmp_
     assert "python -m bot play" not in err
 
 
+@pytest.mark.parametrize(("name", "value"), [("LOG_LEVEL", "verbose"), ("TIMER_POLL_SECONDS", "0"),
+                                           ("TIMER_POLL_SECONDS", "-5")])
+def test_a_setting_out_of_its_range_stops_the_bot_with_its_name(monkeypatch, capsys, tmp_path, name, value):
+    """A log level logging does not know, or a turn-timer poll of 0 (the timer loop would spin),
+    is refused when the settings are read, naming the setting, instead of failing later."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "abc.def.ghi")
+    monkeypatch.setenv(name, value)
+    assert main([]) == 2
+    err = capsys.readouterr().err
+    assert "settings are not valid" in err and name.lower() in err.lower() and "Traceback" not in err
+
+
+def test_the_log_level_is_read_in_any_case(monkeypatch):
+    monkeypatch.setenv("LOG_LEVEL", " warning ")
+    assert Settings(_env_file=None).log_level == "WARNING"
+
+
 def test_env_example_copied_as_is_starts_the_bot_up_to_the_network(monkeypatch, capsys, tmp_path):
     """The README's step: `cp .env.example .env`, fill in the token, `scripts/run`. Every empty
     value means "not set" (no parse error, no content pack in the current folder)."""
