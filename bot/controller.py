@@ -79,7 +79,8 @@ class Controller:
         self._pings: dict[int, tuple[discord.WebhookMessage, float]] = {}
 
     # ------------------------------------------------------------------ helpers
-    async def within_budget(self, interaction: discord.Interaction, work: Awaitable[Any]) -> Any:
+    async def within_budget(self, interaction: discord.Interaction, work: Awaitable[Any], *,
+                            private: bool = False) -> Any:
         """Run `work`; if it takes longer than the budget, defer the interaction meanwhile. The
         deferral is a timer's: a quick answer (nearly all) costs no task and no wait of its own.
         A failed deferral is logged and the work's outcome goes on (a committed move is still
@@ -89,7 +90,11 @@ class Controller:
 
         def late() -> None:
             if not interaction.response.is_done():
-                deferring.append(asyncio.ensure_future(interaction.response.defer()))
+                # `private`: a command whose answer is for its user alone: its "thinking" message,
+                # which the answer then replaces, is ephemeral too
+                deferring.append(asyncio.ensure_future(
+                    interaction.response.defer(ephemeral=True, thinking=True) if private
+                    else interaction.response.defer()))
 
         timer = asyncio.get_running_loop().call_later(RESPONSE_BUDGET, late)
         try:
@@ -339,6 +344,7 @@ class Controller:
             payload = early[0][3]  # rendered while the move was being made durable
         else:
             payload = await self._answer_payload(session, audience, result.events)
+        answered = True
         if interaction.message is None:
             await self.send_response(interaction, payload, ephemeral=True)
         else:
@@ -347,9 +353,9 @@ class Controller:
                 self._answered(session, interaction, audience, payload)
             except discord.HTTPException as exc:  # the move is committed: publishing shows it
                 log.warning("session %s: answering a move failed: %s", session.id, exc)
-                on_table = False
-        in_dm = interaction.guild_id is None
-        await self.publish(result, table_done=on_table, skip_dm=audience if in_dm else None,
+                on_table = answered = False
+        in_dm = interaction.guild_id is None  # a DM answered is up to date; one that failed is edited
+        await self.publish(result, table_done=on_table, skip_dm=audience if in_dm and answered else None,
                            actor=interaction.user.id, interaction=interaction)
 
     def _early_answer(self, interaction: discord.Interaction, parsed: ids.Parsed,

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ValidationError
 from bot.models import RecordRow, Session
 from bot.store import Store
 from rules.core.game import Game, IllegalAction
+from rules.core.text import escape_markdown
 
 NAME_MAX = 40
 NEW = ""
@@ -121,7 +122,7 @@ class Records:
                     try:
                         brought.append(game.record_type.model_validate_json(by_name[name].data))
                     except ValidationError as exc:
-                        raise RecordError(f"{seat.name}'s {game.record_label} {name} cannot be "
+                        raise RecordError(f"{escape_markdown(seat.name)}'s {game.record_label} {name} cannot be "
                                           f"read ({exc.error_count()} problem(s)); choose another.") from None
                 out[seat.player_id] = brought
             else:

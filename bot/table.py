@@ -135,6 +135,14 @@ def latest_panel(session: Session, events: list[Event], shown: str = "") -> Pane
     return Panel(title="Latest", description="\n".join(lines), colour=session.game().colour)
 
 
+TOLD_KEPT = 1024
+_told: dict[int, list[Event]] = {}
+"""Per session (the latest 1024), the public events its table shows: a change with private
+events only (a card picked in a DM) renders the table with these, so the table reads the same
+(the dice and the Latest panel do not vanish). Kept per process: a table last rendered by
+another process shows no events after such a step."""
+
+
 def table_payload(session: Session, events: list[Event] | None = None,
                   pages: dict[int, int] | None = None, note: str | None = None,
                   *, with_view: bool = True) -> Payload:
@@ -146,6 +154,12 @@ def table_payload(session: Session, events: list[Event] | None = None,
     ctx = _ctx(session)
     panels = list(renderer.table(session.view(None), ctx))
     public_events = [e for e in (events or []) if e.visible_for(None)]
+    if events is not None and not public_events:  # a private step: the table keeps telling what it told
+        public_events = _told.get(session.id, [])
+    elif public_events:
+        _told[session.id] = public_events
+        while len(_told) > TOLD_KEPT:
+            _told.pop(next(iter(_told)))
     if public_events:
         event_panels = renderer.events(public_events, ctx)
         panels += event_panels
@@ -174,7 +188,7 @@ def table_payload(session: Session, events: list[Event] | None = None,
     view = table_view(session, pages) if with_view else None
     names = session.names()
     return Payload(content=name_players("\n".join(lines), names),
-                   panels=[p.named(names) for p in panels], view=view,
+                   panels=[p.named(names, session.plain_names()) for p in panels], view=view,
                    mention_users=mentioned_users(session, ctx.to_act) if result is None else [])
 
 
@@ -272,7 +286,7 @@ def private_payload(session: Session, player_id: str, events: list[Event] | None
     view = action_view(session.id, session.version, named_actions(actions, session.plain_names()),
                        pages=pages, seat=seat.position if seat else None) if actions else None
     names = session.names()
-    return Payload(content=content, panels=[p.named(names) for p in panels], view=view)
+    return Payload(content=content, panels=[p.named(names, session.plain_names()) for p in panels], view=view)
 
 
 def lobby_buttons(session: Session) -> list[tuple[str, str, discord.ButtonStyle]]:

@@ -16,6 +16,7 @@ from bot.render.discord import to_embed
 from bot.render.panel import clip
 from bot.sessions import ServiceError
 from rules.core import Game, IllegalAction
+from rules.core.text import escape_markdown
 
 ARG_MAX = 100
 """The longest name or kit read from a command (cut before anything else looks at it)."""
@@ -46,7 +47,7 @@ def _guild(interaction: discord.Interaction) -> int:
 
 
 def sheet_panel(game: Game, name: str, record, owner: str) -> Panel:
-    panel = Panel(title=clip(f"{name} · {game.name}", 200), description=f"A character of {owner}.",
+    panel = Panel(title=clip(f"{name} · {game.name}", 200), description=f"A character of {escape_markdown(owner)}.",
                   colour=game.colour)
     for heading, text in game.describe_record(record)[:20]:
         panel.add(heading, text)

@@ -194,7 +194,7 @@ class GameCog(commands.Cog):
                 await self._refresh_lobby(session)
                 return
             result = await self.controller.within_budget(
-                interaction, self.service.leave_game(session.id, interaction.user.id))
+                interaction, self.service.leave_game(session.id, interaction.user.id), private=True)
             if result.session.status == "abandoned":
                 text = "You left; with nobody left at the table, the game is over."
             else:
@@ -211,7 +211,7 @@ class GameCog(commands.Cog):
         async def run():
             session = await self._session_here(interaction)
             result = await self.controller.within_budget(
-                interaction, self.service.take_back_seat(session.id, interaction.user.id))
+                interaction, self.service.take_back_seat(session.id, interaction.user.id), private=True)
             await self.controller.acknowledge(interaction, "Your seat is yours again.")
             await self.controller.publish(result, initial=True, actor=interaction.user.id,
                                           interaction=interaction)
@@ -249,9 +249,9 @@ class GameCog(commands.Cog):
             session = await self._session_here(interaction)
             seat = session.seat_of_user(player.id)
             if seat is None:
-                raise ServiceError(f"{player.display_name} is not playing in this game.")
+                raise ServiceError(f"{escape_markdown(player.display_name)} is not playing in this game.")
             result = await self.controller.within_budget(interaction, self.service.hand_to_auto(
-                session.id, seat.player_id, interaction.user.id, can_manage=can_manage(interaction)))
+                session.id, seat.player_id, interaction.user.id, can_manage=can_manage(interaction)), private=True)
             await self.controller.acknowledge(interaction, f"The automatic player now plays {escape_markdown(seat.name)}'s seat.")
             await self.controller.publish(result, interaction=interaction)  # the host may be pinged
         await self._guard(interaction, run())

@@ -56,7 +56,7 @@ class MoveCog(commands.Cog):
             session, seat = await self._seat(interaction)
             keys = session.game().parse_move_text(session.state(), seat.player_id, move)
             result = await self.controller.within_budget(interaction, self.service.act(
-                session.id, interaction.user.id, keys, version=session.version, loaded=session))
+                session.id, interaction.user.id, keys, version=session.version, loaded=session), private=True)
         except (ServiceError, IllegalAction) as exc:
             await reply_error(interaction, error_text(exc))
             return

@@ -46,8 +46,11 @@ class Panel(BaseModel):
         self.fields.append(PanelField(name=name, value=value, inline=inline))
         return self
 
-    def named(self, names: dict[str, str]) -> Panel:
-        """A copy with every player reference replaced by the player's display name."""
+    def named(self, names: dict[str, str], plain: dict[str, str] | None = None) -> Panel:
+        """A copy with every player reference replaced by the player's display name: `names`
+        where Discord reads markdown (escaped names), `plain` (names as typed; default `names`)
+        in the footer, which Discord shows as plain text, and in the local table's drawing."""
+        plain = names if plain is None else plain
         return Panel(
             title=name_players(self.title, names),
             description=name_players(self.description, names),
@@ -57,11 +60,11 @@ class Panel(BaseModel):
                 for f in self.fields
             ],
             colour=self.colour,
-            footer=name_players(self.footer, names),
+            footer=name_players(self.footer, plain),
             image_png=self.image_png,
             image_name=self.image_name,
-            text_art=name_players(self.text_art, names),
-            text_art_of=None if self.text_art_of is None else partial(_named_art, self.text_art_of, names),
+            text_art=name_players(self.text_art, plain),
+            text_art_of=None if self.text_art_of is None else partial(_named_art, self.text_art_of, plain),
         )
 
 

@@ -30,6 +30,7 @@ from bot.store import Store
 from rules import GAMES
 from rules.core.game import Action, Event, Game
 from rules.core.rng import Rng, new_seed
+from rules.core.text import escape_markdown
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +80,11 @@ def auto_rng(session_id: int, version: int, player_id: str) -> Rng:
     return Rng(seed=int.from_bytes(digest.digest(), "big") >> 1)
 
 
+AUTO_STORY = "The automatic player makes this move without a story."
+"""The line of an automatic player's move where the game asks for one (Gods of Magic's strict
+storytelling): the other players may still object to it."""
+
+
 class Change:
     """One committed change in the making: the session, its new state and the log rows."""
 
@@ -94,6 +100,9 @@ class Change:
         self.events: list[Event] = []
         self.now = now
         self.actors: set[str] = set()
+        self.public_actors: set[str] = set()
+        """Players whose first move of the change was a public one (a control of the table):
+        their older controls are spent (see `CommitService._changed_choices`)."""
         self.auto_played = False
 
     def record(self, player_id: str | None, action_key: str, events: list[Event],
@@ -105,12 +114,20 @@ class Change:
 
     def play(self, player_id: str, action: str | Action, text: str | None = None,
              before: list[Event] | None = None) -> None:
-        """Apply one action (IllegalAction propagates and nothing is recorded)."""
+        """Apply one action (IllegalAction propagates and nothing is recorded). An automatic
+        player's move that must be told (strict storytelling) gets `AUTO_STORY` as its line."""
         assert self.state is not None
+        if isinstance(action, Action) and action.text_required and text is None:
+            text = AUTO_STORY
         if self.state is self.old_state and self.old_memo is not None and isinstance(action, str):
             known = self.old_memo.known_actions(player_id)
             if known is not None:  # the rules' apply looks the key up there (games that can)
                 self.game.offer_to_auto(self.state, player_id, known)
+        if self.state is self.old_state and self.old_memo is not None:  # a control clicked
+            played = action if isinstance(action, Action) else next(
+                (a for a in self.old_memo.legal_actions(player_id) if a.key == action), None)
+            if played is not None and not played.private:
+                self.public_actors.add(player_id)
         outcome = self.game.apply(self.state, player_id, action, text=text)
         key = action.key if isinstance(action, Action) else action
         self.state = outcome.state
@@ -266,7 +283,7 @@ class ServiceBase:
                       what: str = "do that") -> None:
         if user_id != session.host_id and not can_manage:
             host = session.seat_of_user(session.host_id)
-            name = f" ({host.name})" if host else ""
+            name = f" ({escape_markdown(host.name)})" if host else ""
             raise ServiceError(f"Only the host{name} can {what}.")
 
     @staticmethod

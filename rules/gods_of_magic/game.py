@@ -207,7 +207,9 @@ class GodsOfMagic(Game[GomState, GomView]):
                                     data={"player": player, "text": line}))
             if mode == "strict":
                 before = recombination_start(s0) if key == "rc:done" and s0.recombine_undo is not None else s0
-                ctx = f"{self._context(s0)}|{'rc:moves' if key == 'rc:done' else key}"
+                # the context of the state an upheld objection restores (a Recombination's
+                # start, without a card picked meanwhile), where the move is then ruled out
+                ctx = f"{self._context(before)}|{'rc:moves' if key == 'rc:done' else key}"
                 s.objection = Objection(mover=player, text=line, context=ctx,
                                         resume=token or "", voters=[p for p in s.players if p != player])
                 events.append(Event(kind="objection_open", text=(
@@ -369,10 +371,14 @@ class GodsOfMagic(Game[GomState, GomView]):
             restored.forbidden.append(o.context)
             if restored.step == "recombine":
                 restored.recombine_undo = {}  # the Recombination begins again from here
-            left = [a.key for a in self.legal_actions(restored, o.mover)]
             building = restored.building
-            if building is not None and left == [PLANS[building.verb].back_key]:
-                # every place for the chosen card is ruled out: rule out choosing that card too
+            plan = PLANS[building.verb] if building is not None else None
+            nxt = plan.next_arg(building) if plan is not None else None
+            going_on = [a.key for a in self.legal_actions(restored, o.mover)
+                        if plan is not None and nxt is not None and a.key.startswith(f"{plan.verb}.{nxt}:")]
+            if building is not None and not going_on:
+                # every place for the chosen card is ruled out (Back and the ways out are all
+                # that is left): rule out choosing that card too
                 restored.building = None
                 restored.forbidden.append(f"{self._context(restored)}|{first_step_key(building)}")
             events.append(Event(kind="objection_upheld", text=(

@@ -199,3 +199,123 @@ async def test_a_bot_seated_by_a_double_click_can_be_removed(tmp_path):
         await h.click(lobby, h.find_button(lobby, "Start"), user=ALICE)
         session = await bot.service.active_in_channel(CHANNEL)
         assert session is not None and session.status == "active"
+
+
+async def test_slow_commands_answer_their_user_alone(tmp_path, monkeypatch):
+    """/move, /game leave and /game back whose work outlasts the response budget are deferred:
+    the "thinking" message and the answer that replaces it are ephemeral, as a quick answer is
+    (a plain deferral made them public)."""
+    from bot import controller
+
+    monkeypatch.setattr(controller, "RESPONSE_BUDGET", 0.0)  # as if the database took seconds
+    bot = make_bot(tmp_path / "p.db")
+    async with DiscordHarness(bot) as h:
+        await open_table(h, "terra-sancta", [ALICE, BOB], options="factions=random")
+        session = await bot.service.active_in_channel(CHANNEL)
+        assert session is not None
+        mover = int(session.state().turn_player)
+        choices = await h.autocomplete("move", user=mover, channel=CHANNEL, options={"move": ""}, focused="move")
+        answers = [await h.slash("move", user=mover, channel=CHANNEL, options={"move": choices[0]["value"]}),
+                   await h.slash("game leave", user=BOB, channel=CHANNEL),
+                   await h.slash("game back", user=BOB, channel=CHANNEL)]
+        for reply, said in zip(answers, ("Played", "You left", "yours again"), strict=True):
+            assert reply.type == 5 and reply.ephemeral  # deferred, privately
+            assert said in reply.followups[0].content
+        public = [m.content for m in h.messages_in(CHANNEL) if not m.ephemeral]
+        assert not any(s in c for c in public for s in ("Played", "You left", "yours again"))
+        assert any("your turn" in c for c in public)  # the turn ping stays public
+
+
+async def test_automatic_players_tell_a_line_in_strict_storytelling(tmp_path):
+    """Strict storytelling refuses a story move without a line: the automatic player (a seat, or
+    the timer playing a late turn) gives one, so a game with an automatic seat plays to its end
+    (before: the move handing the turn to it was refused)."""
+    from bot.service.base import AUTO_STORY
+
+    bot = make_bot(tmp_path / "p.db", seed=5)
+    async with DiscordHarness(bot) as h:
+        await open_table(h, "gods-of-magic", [ALICE], bots=1, options="storytelling=strict target=100")
+        session = await bot.service.active_in_channel(CHANNEL)
+        assert session is not None
+        for _ in range(300):
+            if await play_auto_move(h, bot) is None:
+                break
+        log = await bot.service.recent_log(session.id, limit=1000)
+        assert (await bot.service.get(session.id)).status == "finished"
+        told = [e for e in log if e.text == AUTO_STORY]
+        assert told and all(e.player_id == "bot-1" for e in told)
+
+
+async def test_a_dm_whose_answer_failed_is_brought_up_to_date(tmp_path):
+    """A move clicked in a DM whose answer (the edit of that DM) Discord refuses is committed;
+    the DM is then edited like any other, so its controls work (before: it was skipped as if
+    answered, and its next click was out of date)."""
+    from bot.ui import ids
+    from tests.bot.e2e import component_for
+
+    bot = make_bot(tmp_path / "p.db", seed=11)
+    async with DiscordHarness(bot) as h:
+        await open_table(h, "gods-of-magic", [ALICE, BOB], options="target=100")
+        s = await bot.service.active_in_channel(CHANNEL)
+        assert s is not None
+        pid = s.seat_of_user(ALICE).player_id
+        key = next(a.key for a in s.legal_actions(pid) if a.key.startswith("set:"))
+        found = component_for([h.dms_to(ALICE)[-1]], s.id, s.version, key)
+        assert found is not None
+        m, cid, vals = found
+        h.fail_next("POST", CALLBACK, 500)
+        with h.allow_errors():
+            await (h.click(m, cid, user=ALICE) if vals is None else h.select(m, cid, vals, user=ALICE))
+        await bot.controller.edits.drain()
+        after = await bot.service.active_in_channel(CHANNEL)
+        assert after is not None and after.version > s.version
+        seat = after.seat_of_user(ALICE)
+        dm = h.dms_to(ALICE)[-1]
+        shown = {p.version for c in dm.buttons() + dm.selects()
+                 if (p := ids.parse(c["custom_id"])) is not None and p.version is not None}
+        assert shown and min(shown) >= seat.actions_version  # every control current
+
+
+def _visible(message: FakeMessage) -> tuple[str, str]:
+    """What a reader sees of a message: its text and embeds (control versions aside)."""
+    import json
+
+    return message.content, json.dumps(message.embeds, sort_keys=True)
+
+
+async def test_a_card_picked_in_private_leaves_the_table_reading_the_same(tmp_path):
+    """Gods of Magic: a god with a public way out on the table (finish a Creation) picks a card of
+    the hand in the DM, goes back, picks again: the table shows the same (its dice and Latest
+    panels stay; before, the first pick blanked them, telling the table a card was picked)."""
+    from tests.bot.e2e import component_for
+
+    bot = make_bot(tmp_path / "p.db", seed=2)
+    async with DiscordHarness(bot) as h:
+        table = await open_table(h, "gods-of-magic", [ALICE, BOB], options="target=100")
+        for _ in range(300):
+            s = await bot.service.active_in_channel(CHANNEL)
+            assert s is not None, "no Creation with a way out"
+            st = s.state()
+            pid = s.game().to_act(st)[0]
+            if st.phase == "magic" and st.building is None and st.step == "creation" and st.plays_left < 2:
+                picks = [a.key for a in s.legal_actions(pid) if a.private and a.key.startswith("play.card:")]
+                if picks:
+                    break
+            await play_auto_move(h, bot)
+        await bot.controller.edits.drain()
+        before = _visible(table)
+        assert "Latest" in before[1]
+        user = s.seat(pid).user_id
+        for key in (picks[0], "play.back", picks[0]):
+            now = await bot.service.active_in_channel(CHANNEL)
+            assert now is not None
+            found = component_for([h.dms_to(user)[-1]], now.id, now.version, key, oldest=now.seat(pid).actions_version)
+            assert found is not None, key
+            m, cid, vals = found
+            await (h.click(m, cid, user=user) if vals is None else h.select(m, cid, vals, user=user))
+            await bot.controller.edits.drain()
+            assert _visible(table) == before, key
+        finish = await h.click(table, h.find_button(table, "Finish the Creation"), user=user)
+        assert not finish.ephemeral  # the table's way out works while the card is picked
+        after = await bot.service.active_in_channel(CHANNEL)
+        assert after is not None and after.state().building is None and after.state().step != "creation"

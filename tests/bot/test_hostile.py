@@ -220,3 +220,20 @@ async def test_names_and_story_lines_show_as_typed_with_no_markdown_or_link(tmp_
             assert not any(raw in str(e) for e in table.embeds)
         labels = [b.get("label") or "" for m in h.messages_in(CHANNEL) for b in m.buttons()]
         assert not any("\\" in label for label in labels)
+
+
+async def test_a_name_is_plain_where_discord_shows_plain_text_and_escaped_in_refusals(tmp_path):
+    """Embed footers show no markdown: a name there is as typed (no backslashes). A refusal that
+    names the host escapes the name as message text does."""
+    bot = make_bot(tmp_path / "p.db")
+    async with DiscordHarness(bot, members={ALICE: "cool_guy", BOB: "[b]*ob*"}) as h:
+        await open_table(h, "guilty-gods", [ALICE, BOB])
+        footers = [e.get("footer", {}).get("text", "") for u in (ALICE, BOB) for e in h.dms_to(u)[-1].embeds]
+        assert footers == ["[b]*ob* won the roll and chooses a deck."] * 2  # as typed
+    bot = make_bot(tmp_path / "q.db")
+    async with DiscordHarness(bot, members={ALICE: "[Free nitro](https://x.co/a) **", BOB: "bob"}) as h:
+        lobby = (await h.slash("game new", user=ALICE, channel=CHANNEL, options={"game": "gods-of-magic"})).message
+        await h.click(lobby, h.find_button(lobby, "Join"), user=BOB)
+        refused = await h.click(lobby, h.find_button(lobby, "Start"), user=BOB)
+        assert refused.ephemeral
+        assert r"Only the host (\[Free nitro\]\(https://x.co/a\) \*\*)" in refused.text()

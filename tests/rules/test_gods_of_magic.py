@@ -600,3 +600,45 @@ def test_a_descriptors_play_names_the_card_it_attaches_to():
     s, events = act(s, "a", one.key)
     assert s.domains["a"][0].cards[0].descriptors == ["D07"]
     assert any(e.kind == "card_played" and s.cards["L01"].short in e.text for e in events)
+
+
+def test_a_card_whose_every_place_was_objected_to_is_ruled_out_with_the_ways_out_still_offered():
+    """Strict storytelling, an Alteration: the table objects to both places of the picked
+    Descriptor. Skip stays offered throughout (the table reads the same while a card is picked),
+    so the card itself must be ruled out when only Back and Skip are left; otherwise Back and
+    the same pick again were an endless loop for the automatic player."""
+    from rules.core import Rng
+
+    s = board(players=("a", "b"), hands={"a": ["D10", "E01"]}, realms={"a": [["L01", "E07"]]},
+              options={"storytelling": "strict"})
+    s, _ = roll(s, 6)
+    s, _ = act(s, "a", "play.card:D10")
+    for _ in range(2):
+        to = [k for k in keys(s, "a") if k.startswith("play.to:")][0]
+        s, _ = act(s, "a", to, "A line.")
+        s, _ = act(s, "b", "obj:yes")
+    assert s.building is None and keys(s, "a") == ["skip"]
+    a = G.auto_action(s, "a", Rng(seed=1))
+    s = G.apply(s, "a", a.key).state
+    assert G.to_act(s) != ["a"]  # the automatic player ends the Alteration at once
+
+
+def test_an_objection_to_a_recombination_finished_with_a_card_picked_still_holds():
+    """Strict storytelling: Finish the Recombination pressed while a card of the hand was picked
+    (it stays offered on the table then). The upheld objection restores the Recombination's start
+    and leaves only Finish, as when nothing was picked."""
+    for pick in (False, True):
+        s = board(hands={"a": ["E05"]}, realms={"a": [["L01", "O09"], ["L02"]]},
+                  options={"storytelling": "strict"})
+        s, _ = roll(s, 7)
+        s, _ = act(s, "a", "recombine.card:O09")
+        s, _ = act(s, "a", "recombine.to:r1")
+        if pick:
+            s, _ = act(s, "a", "recombine.card:E05")
+            assert s.building is not None and "rc:done" in keys(s, "a")
+        s, _ = act(s, "a", "rc:done", "The boulder rolls downhill.")
+        assert s.objection is not None and "E05" not in s.objection.context
+        s, events = act(s, "b", "obj:yes")
+        assert any(e.kind == "objection_upheld" for e in events)
+        assert [[p.card for p in r.cards] for r in s.domains["a"]] == [["L01", "O09"], ["L02"]]
+        assert keys(s, "a") == ["rc:done"], pick
