@@ -7,8 +7,10 @@ failed send never loses anything: the next render shows the committed state.
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 import math
+import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -136,11 +138,28 @@ def latest_panel(session: Session, events: list[Event], shown: str = "") -> Pane
 
 
 TOLD_KEPT = 1024
-_told: dict[int, list[Event]] = {}
-"""Per session (the latest 1024), the public events its table shows: a change with private
-events only (a card picked in a DM) renders the table with these, so the table reads the same
-(the dice and the Latest panel do not vanish). Kept per process: a table last rendered by
-another process shows no events after such a step."""
+_told: collections.OrderedDict[int, tuple[int, list[Event]]] = collections.OrderedDict()
+"""Per session (the 1024 used last), the version of the table this process rendered last and
+the public events it showed (see `told`)."""
+_told_lock = threading.Lock()  # tables with pictures are rendered in worker threads
+
+
+def told(session: Session, public: list[Event], of_a_change: bool) -> list[Event]:
+    """The public events the table shows: those of the change, or, for a change with private
+    events only (a card picked in a DM, `public` empty), those the table showed just before it,
+    so the table reads the same (its dice and Latest panels do not vanish: a tell). Only when
+    this process rendered the version just before: otherwise (another process rendered it since,
+    or nothing is known) no events, as a table repost (`of_a_change` False) shows."""
+    with _told_lock:
+        if of_a_change and not public:
+            last = _told.get(session.id)
+            if last is not None and last[0] in (session.version - 1, session.version):
+                public = last[1]
+        _told[session.id] = (session.version, public)
+        _told.move_to_end(session.id)
+        while len(_told) > TOLD_KEPT:
+            _told.popitem(last=False)
+    return public
 
 
 def table_payload(session: Session, events: list[Event] | None = None,
@@ -153,13 +172,7 @@ def table_payload(session: Session, events: list[Event] | None = None,
     renderer = get_renderer(game.id)
     ctx = _ctx(session)
     panels = list(renderer.table(session.view(None), ctx))
-    public_events = [e for e in (events or []) if e.visible_for(None)]
-    if events is not None and not public_events:  # a private step: the table keeps telling what it told
-        public_events = _told.get(session.id, [])
-    elif public_events:
-        _told[session.id] = public_events
-        while len(_told) > TOLD_KEPT:
-            _told.pop(next(iter(_told)))
+    public_events = told(session, [e for e in (events or []) if e.visible_for(None)], events is not None)
     if public_events:
         event_panels = renderer.events(public_events, ctx)
         panels += event_panels

@@ -100,9 +100,6 @@ class Change:
         self.events: list[Event] = []
         self.now = now
         self.actors: set[str] = set()
-        self.public_actors: set[str] = set()
-        """Players whose first move of the change was a public one (a control of the table):
-        their older controls are spent (see `CommitService._changed_choices`)."""
         self.auto_played = False
 
     def record(self, player_id: str | None, action_key: str, events: list[Event],
@@ -123,11 +120,6 @@ class Change:
             known = self.old_memo.known_actions(player_id)
             if known is not None:  # the rules' apply looks the key up there (games that can)
                 self.game.offer_to_auto(self.state, player_id, known)
-        if self.state is self.old_state and self.old_memo is not None:  # a control clicked
-            played = action if isinstance(action, Action) else next(
-                (a for a in self.old_memo.legal_actions(player_id) if a.key == action), None)
-            if played is not None and not played.private:
-                self.public_actors.add(player_id)
         outcome = self.game.apply(self.state, player_id, action, text=text)
         key = action.key if isinstance(action, Action) else action
         self.state = outcome.state

@@ -92,19 +92,17 @@ class CommitService(ServiceBase):
         """The players whose choices (legal actions) changed, and the others, whose private
         view may have changed (compared later, after the answer: `ActResult.changed_players`).
         Only players acting before or after the change can have choices (`Game.acting`). A
-        player who made a public move in it counts as changed even when their choices look the
-        same again (Deathly Thrones' "Draw battle cards", say): the controls they clicked are
-        spent, so a double click, or two of their controls clicked at once, moves once. A
-        private step (a card picked in a DM) does not count by itself: the table's controls of
-        that player stay current, and the table is not edited for it (a watcher could count
-        the clicks)."""
+        player who moved in it counts as changed even when their choices look the same again
+        (Deathly Thrones' "Draw battle cards", Guilty Gods' "Take the hit" in a DM, say): the
+        controls they clicked are spent, so a double click, or two of their controls clicked
+        at once, moves once."""
         game, old, new = change.game, change.old_memo, change.session
         assert change.state is not None and new.state() is change.state
         acting = set(game.acting(change.state)) | (set(game.acting(old.state)) if old is not None else set())
         choices, others = set(), []
         for seat in new.seats:
             pid = seat.player_id
-            if old is None or pid in change.public_actors or \
+            if old is None or pid in change.actors or \
                     (pid in acting and old.legal_actions(pid) != new.legal_actions(pid)):
                 choices.add(pid)
             else:

@@ -376,9 +376,10 @@ class GodsOfMagic(Game[GomState, GomView]):
             nxt = plan.next_arg(building) if plan is not None else None
             going_on = [a.key for a in self.legal_actions(restored, o.mover)
                         if plan is not None and nxt is not None and a.key.startswith(f"{plan.verb}.{nxt}:")]
-            if building is not None and not going_on:
+            if building is not None and not going_on and restored.step != "evoke":
                 # every place for the chosen card is ruled out (Back and the ways out are all
-                # that is left): rule out choosing that card too
+                # that is left): rule out choosing that card too (an Evocation's card is the
+                # game's choice, not the god's: with no place left, the god passes)
                 restored.building = None
                 restored.forbidden.append(f"{self._context(restored)}|{first_step_key(building)}")
             events.append(Event(kind="objection_upheld", text=(

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot import edits
 from bot.records import name_from, unique_name
 from tests.bot.e2e import ALICE, BOB, CAROL, CHANNEL, START, make_bot, open_table, play_auto_move
@@ -319,3 +321,63 @@ async def test_a_card_picked_in_private_leaves_the_table_reading_the_same(tmp_pa
         assert not finish.ephemeral  # the table's way out works while the card is picked
         after = await bot.service.active_in_channel(CHANNEL)
         assert after is not None and after.state().building is None and after.state().step != "creation"
+
+
+async def test_a_double_click_on_a_private_control_moves_once(tmp_path, monkeypatch):
+    """Guilty Gods against an automatic attacker: "Take the hit" double-clicked in the DM. The
+    attacker attacks again at once and the defence reads the same, so the second click used to
+    take a second hit; a player's own move spends their older controls, private ones too."""
+    from tests.bot.e2e import component_for
+
+    monkeypatch.setattr(edits, "PACING", None)
+    for seed in range(1, 30):
+        bot = make_bot(tmp_path / f"g{seed}.db", seed=seed)
+        async with DiscordHarness(bot) as h:
+            await open_table(h, "guilty-gods", [ALICE], bots=1)
+            for _ in range(200):
+                s = await bot.service.active_in_channel(CHANNEL)
+                if s is None or s.status != "active":
+                    break
+                seat = s.seat_of_user(ALICE)
+                assert seat is not None
+                if seat.player_id in s.game().to_act(s.state()) and \
+                        any(a.key == "hit" for a in s.legal_actions(seat.player_id)):
+                    await bot.controller.edits.drain()
+                    found = component_for(h.dms_to(ALICE), s.id, s.version, "hit", oldest=seat.actions_version)
+                    assert found is not None
+                    m, cid, _ = found
+                    first, second = await asyncio.gather(h.click(m, cid, user=ALICE), h.click(m, cid, user=ALICE))
+                    log = await bot.service.recent_log(s.id, limit=200)
+                    hits = [e for e in log if e.version > s.version and e.action_key == "hit"
+                            and e.player_id == seat.player_id]
+                    again = (await bot.service.get(s.id)).state()
+                    if any(a.key == "hit" for a in s.game().legal_actions(again, seat.player_id)):
+                        assert len(hits) == 1  # the case: the same choice offered again
+                        assert second.ephemeral and "moved on" in second.text()
+                        return
+                    break
+                if await play_auto_move(h, bot) is None:
+                    break
+    pytest.fail("no repeated 'Take the hit' in 29 games")
+
+
+def test_the_table_keeps_its_events_across_a_private_step_only_after_its_own_render():
+    """`table.told`: a change with private events only shows the events the table showed at the
+    version just before (rendered by this process); after a repost (no events) it shows none, and
+    when this process did not render the version before (another process did), none either, never
+    older events."""
+    from bot import table
+    from rules.core import Event
+
+    class _S:
+        def __init__(self, sid: int, version: int):
+            self.id, self.version = sid, version
+
+    said = [Event(kind="x", text="Alice plays a card.")]
+    assert table.told(_S(9001, 5), said, True) == said
+    assert table.told(_S(9001, 6), [], True) == said  # a private step: the same table
+    assert table.told(_S(9001, 7), [], True) == said  # and another
+    assert table.told(_S(9001, 7), [], False) == []  # a repost shows no events ...
+    assert table.told(_S(9001, 8), [], True) == []  # ... so the next private step neither
+    assert table.told(_S(9002, 3), said, True) == said
+    assert table.told(_S(9002, 9), [], True) == []  # versions 4-8 rendered elsewhere: not stale events

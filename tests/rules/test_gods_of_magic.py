@@ -642,3 +642,27 @@ def test_an_objection_to_a_recombination_finished_with_a_card_picked_still_holds
         assert any(e.kind == "objection_upheld" for e in events)
         assert [[p.card for p in r.cards] for r in s.domains["a"]] == [["L01", "O09"], ["L02"]]
         assert keys(s, "a") == ["rc:done"], pick
+
+
+def test_an_evocation_objected_to_everywhere_ends_in_a_pass_not_another_card():
+    """Strict storytelling: the card of an Evocation is the game's choice. When the table objects
+    to every place for it, the god passes (it is not ruled out so that any other card of the hand
+    could be played instead)."""
+    for seed in range(400):
+        s = G.start(["a", "b", "c"], {"storytelling": "strict"}, seed).state
+        rng = Rng(seed=seed)
+        for _ in range(3000):
+            if G.result(s) is not None:
+                break
+            p = G.to_act(s)[0]
+            if s.objection is None and s.phase == "magic" and s.step == "evoke" and s.building is not None:
+                while places := [k for k in keys(s, p) if k.startswith("play.to:")]:
+                    s = G.apply(s, p, places[0], "a story").state
+                    while s.objection is not None:
+                        s = G.apply(s, s.objection.voters[len(s.objection.objections) + len(s.objection.stands)],
+                                    "obj:yes").state
+                assert keys(s, p) == ["pass"], seed
+                return
+            a = G.auto_action(s, p, rng)
+            s = G.apply(s, p, a.key, "a story" if a.text_prompt else None).state
+    pytest.fail("no Evocation in 400 games")
