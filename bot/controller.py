@@ -332,10 +332,15 @@ class Controller:
     async def _act(self, interaction: discord.Interaction, parsed: ids.Parsed, key: str,
                    text: str | None, loaded: Session | None = None) -> None:
         early: list[tuple[Session, int, str | None, table.Payload]] = []
-        result: ActResult = await self.within_budget(
-            interaction, self.service.act(parsed.session_id, interaction.user.id, key,
-                                          version=parsed.version, text=text, loaded=loaded,
-                                          while_committing=partial(self._early_answer, interaction, parsed, early)))
+        try:
+            result: ActResult = await self.within_budget(
+                interaction, self.service.act(parsed.session_id, interaction.user.id, key,
+                                              version=parsed.version, text=text, loaded=loaded,
+                                              while_committing=partial(self._early_answer, interaction, parsed, early)))
+        except BaseException:
+            if early:  # rendered during a commit that then failed: its events were not told
+                table.forget_told(parsed.session_id)
+            raise
         session = result.session
         # who may see the answer: decided by the clicked message itself (ephemeral, DM or public)
         audience = self._audience(session, interaction, parsed)

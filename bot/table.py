@@ -151,15 +151,21 @@ def told(session: Session, public: list[Event], of_a_change: bool) -> list[Event
     this process rendered the version just before: otherwise (another process rendered it since,
     or nothing is known) no events, as a table repost (`of_a_change` False) shows."""
     with _told_lock:
-        if of_a_change and not public:
-            last = _told.get(session.id)
-            if last is not None and last[0] in (session.version - 1, session.version):
-                public = last[1]
+        last = _told.get(session.id)
+        if of_a_change and not public and last is not None and last[0] in (session.version - 1, session.version):
+            public = last[1]
         _told[session.id] = (session.version, public)
         _told.move_to_end(session.id)
         while len(_told) > TOLD_KEPT:
             _told.popitem(last=False)
     return public
+
+
+def forget_told(session_id: int) -> None:
+    """A move whose commit failed after its answer was rendered (during the commit): what that
+    render recorded is not what the table shows."""
+    with _told_lock:
+        _told.pop(session_id, None)
 
 
 def table_payload(session: Session, events: list[Event] | None = None,

@@ -381,3 +381,60 @@ def test_the_table_keeps_its_events_across_a_private_step_only_after_its_own_ren
     assert table.told(_S(9001, 8), [], True) == []  # ... so the next private step neither
     assert table.told(_S(9002, 3), said, True) == said
     assert table.told(_S(9002, 9), [], True) == []  # versions 4-8 rendered elsewhere: not stale events
+
+
+async def test_a_move_whose_commit_fails_leaves_no_events_for_the_table_to_keep(tmp_path, monkeypatch):
+    """The answer of a table click is rendered during its commit; when that COMMIT then fails,
+    the events it rendered were never told: a later private step must not show them (before, the
+    table told Bob's turn while the state was still Alice's Creation)."""
+    import sqlite3
+
+    import bot.store.sqlite as sqlite_store
+    from tests.bot.e2e import component_for
+
+    real = sqlite_store._run_guarded
+    failing = [False]
+
+    def guarded(db, statements, before_commit=None):
+        if not failing[0]:
+            return real(db, statements, before_commit)
+        failing[0] = False
+        db.execute("BEGIN")
+        try:
+            first, *rest = statements
+            assert db.execute(first.sql, first.params).rowcount == 1
+            for st in rest:
+                db.executemany(st.sql, st.rows) if st.rows is not None else db.execute(st.sql, st.params)
+            before_commit()  # the answer is rendered now, as on a real commit
+            raise sqlite3.OperationalError("disk I/O error")  # and the COMMIT fails
+        finally:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+
+    monkeypatch.setattr(sqlite_store, "_run_guarded", guarded)
+    bot = make_bot(tmp_path / "p.db", seed=2)
+    async with DiscordHarness(bot) as h:
+        table = await open_table(h, "gods-of-magic", [ALICE, BOB], options="target=100")
+        for _ in range(300):
+            s = await bot.service.active_in_channel(CHANNEL)
+            assert s is not None
+            st = s.state()
+            pid = s.game().to_act(st)[0]
+            if st.phase == "magic" and st.building is None and st.step == "creation" and st.plays_left < 2:
+                picks = [a.key for a in s.legal_actions(pid) if a.private and a.key.startswith("play.card:")]
+                if picks:
+                    break
+            await play_auto_move(h, bot)
+        user = s.seat(pid).user_id
+        failing[0] = True
+        with h.allow_errors():
+            await h.click(table, h.find_button(table, "Finish the Creation"), user=user)
+        now = await bot.service.active_in_channel(CHANNEL)
+        assert now is not None and now.version == s.version  # nothing was written
+        found = component_for([h.dms_to(user)[-1]], now.id, now.version, picks[0],
+                              oldest=now.seat(pid).actions_version)
+        assert found is not None
+        m, cid, vals = found
+        await (h.click(m, cid, user=user) if vals is None else h.select(m, cid, vals, user=user))
+        await bot.controller.edits.drain()
+        assert "Turn " not in table.text() and "draws 1 card" not in table.text()  # Bob's turn, never told
