@@ -285,6 +285,22 @@ def _visible(message: FakeMessage) -> tuple[str, str]:
     return message.content, json.dumps(message.embeds, sort_keys=True)
 
 
+async def _creation_with_a_way_out(h: DiscordHarness, bot) -> tuple:
+    """Automatic moves until a Gods of Magic god may finish their Creation from the table or
+    pick a card of the hand in private: (the session, that god, the keys of their private picks)."""
+    for _ in range(300):
+        s = await bot.service.active_in_channel(CHANNEL)
+        assert s is not None, "no Creation with a way out"
+        st = s.state()
+        pid = s.game().to_act(st)[0]
+        if st.phase == "magic" and st.building is None and st.step == "creation" and st.plays_left < 2:
+            picks = [a.key for a in s.legal_actions(pid) if a.private and a.key.startswith("play.card:")]
+            if picks:
+                return s, pid, picks
+        await play_auto_move(h, bot)
+    raise AssertionError("no Creation with a way out in 300 moves")
+
+
 async def test_a_card_picked_in_private_leaves_the_table_reading_the_same(tmp_path):
     """Gods of Magic: a god with a public way out on the table (finish a Creation) picks a card of
     the hand in the DM, goes back, picks again: the table shows the same (its dice and Latest
@@ -294,16 +310,7 @@ async def test_a_card_picked_in_private_leaves_the_table_reading_the_same(tmp_pa
     bot = make_bot(tmp_path / "p.db", seed=2)
     async with DiscordHarness(bot) as h:
         table = await open_table(h, "gods-of-magic", [ALICE, BOB], options="target=100")
-        for _ in range(300):
-            s = await bot.service.active_in_channel(CHANNEL)
-            assert s is not None, "no Creation with a way out"
-            st = s.state()
-            pid = s.game().to_act(st)[0]
-            if st.phase == "magic" and st.building is None and st.step == "creation" and st.plays_left < 2:
-                picks = [a.key for a in s.legal_actions(pid) if a.private and a.key.startswith("play.card:")]
-                if picks:
-                    break
-            await play_auto_move(h, bot)
+        s, pid, picks = await _creation_with_a_way_out(h, bot)
         await bot.controller.edits.drain()
         before = _visible(table)
         assert "Latest" in before[1]
@@ -415,16 +422,7 @@ async def test_a_move_whose_commit_fails_leaves_no_events_for_the_table_to_keep(
     bot = make_bot(tmp_path / "p.db", seed=2)
     async with DiscordHarness(bot) as h:
         table = await open_table(h, "gods-of-magic", [ALICE, BOB], options="target=100")
-        for _ in range(300):
-            s = await bot.service.active_in_channel(CHANNEL)
-            assert s is not None
-            st = s.state()
-            pid = s.game().to_act(st)[0]
-            if st.phase == "magic" and st.building is None and st.step == "creation" and st.plays_left < 2:
-                picks = [a.key for a in s.legal_actions(pid) if a.private and a.key.startswith("play.card:")]
-                if picks:
-                    break
-            await play_auto_move(h, bot)
+        s, pid, picks = await _creation_with_a_way_out(h, bot)
         user = s.seat(pid).user_id
         failing[0] = True
         with h.allow_errors():
