@@ -7,6 +7,7 @@ import struct
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -26,6 +27,21 @@ def font(size: int) -> Font:
     found = sizes.get(size)
     if found is None:
         found = sizes[size] = ImageFont.load_default(size=size)
+    return found
+
+
+FONTS = Path(__file__).parent / "fonts"
+"""The fonts the project ships (each with its licence beside it)."""
+
+
+def shipped_font(name: str, size: int) -> ImageFont.FreeTypeFont:
+    """The font file `name` of `FONTS` at `size`, loaded once per size and thread (as `font`)."""
+    files: dict[tuple[str, int], ImageFont.FreeTypeFont] | None = getattr(_fonts, "files", None)
+    if files is None:
+        files = _fonts.files = {}
+    found = files.get((name, size))
+    if found is None:
+        found = files[name, size] = ImageFont.truetype(str(FONTS / name), size)
     return found
 
 

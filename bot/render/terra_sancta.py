@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache, partial
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from bot.kept import Kept
 from bot.render.base import GameRenderer, RenderContext
@@ -13,12 +13,12 @@ from bot.render.drawing import (
     PackedRows,
     centred,
     font,
-    ink,
     pack_filtered,
     pack_rows,
     palette_of,
     rgb,
     rows_png,
+    shipped_font,
 )
 from bot.render.panel import Panel
 from rules.core import Event, who
@@ -37,10 +37,6 @@ from rules.terra_sancta.state import TSView
 CELL = 44
 MARGIN = 20
 BOARD_PX = CELL * SIZE + 2 * MARGIN
-PIECE_FONT, PAWN_FONT, HP_FONT, COORD_FONT = 27, 20, 17, 15
-"""Type sizes, chosen to stay legible when a phone shows the 568-pixel board about 300 pixels wide."""
-LETTER = {"P": "P", "N": "N", "B": "B", "R": "R", "Q": "C", "K": "K"}
-"""The letter drawn on each piece (C: the champion)."""
 
 LIGHT, DARK = (236, 226, 200), (196, 178, 140)
 WATER_LIGHT, WATER_DARK = (160, 200, 226), (120, 170, 208)
@@ -48,11 +44,14 @@ MOVE_COLOUR = (255, 200, 0)
 ATTACK_COLOUR = (220, 30, 30)
 SELECT_COLOUR = (40, 200, 80)
 
-OUTLINES = {"move": (MOVE_COLOUR, 3), "attack": (ATTACK_COLOUR, 3), "selected": (SELECT_COLOUR, 4),
-            "target": (SELECT_COLOUR, 2)}
-"""The square marks drawn as an outline: colour and width (see `paint_board`)."""
-DOTS = {"landing": 6, "destination": 5}
-"""The square marks drawn as a dot: its radius."""
+DOT_RIM = (10, 70, 30)
+PIECE_INK = (20, 20, 20)
+OUTLINES = {"move": (MOVE_COLOUR, 4), "attack": (ATTACK_COLOUR, 4), "selected": (SELECT_COLOUR, 5),
+            "target": (SELECT_COLOUR, 4)}
+"""The square marks drawn as an outline: colour and width (see `paint_board`), at least 2.8
+pixels wide when a phone shows the board 400 pixels wide."""
+DOTS = {"landing": 9, "destination": 8}
+"""The square marks drawn as a dot (green with a dark rim, seen on every square): its radius."""
 
 WHY = {"start": "start roll", "attack": "attack", "shot": "shot", "lightning": "lightning",
        "regrowth": "regrowth", "poison": "poison"}
@@ -149,7 +148,7 @@ def band_contents(view: TSView) -> list[tuple]:
     return out
 
 
-LINE_WIDTH = 3
+LINE_WIDTH = 5
 """The attack line's width in pixels."""
 
 
@@ -303,15 +302,17 @@ def _draw_mark(d: ImageDraw.ImageDraw, x: int, y: int, mark: str) -> None:
     else:
         radius = DOTS[mark]
         d.ellipse([x + CELL / 2 - radius, y + CELL / 2 - radius, x + CELL / 2 + radius, y + CELL / 2 + radius],
-                  fill=SELECT_COLOUR)
+                  fill=SELECT_COLOUR, outline=DOT_RIM, width=2)
 
 
 FALLBACK_COLOUR = "#888888"
 """A piece whose owner has no faction colour (not seen in play)."""
 HEALTH_COLOURS = [(60, 200, 60), (230, 170, 0), (220, 40, 40)]
-FIXED_COLOURS = [MOVE_COLOUR, ATTACK_COLOUR, SELECT_COLOUR, *HEALTH_COLOURS, (40, 40, 40),
-                 (255, 255, 255), (180, 0, 0), (20, 20, 20), (0, 0, 0)]
-"""Colours a board may show that its first picture may lack (highlights, health bars, ink)."""
+HEALTH_INK = {(60, 200, 60): (0, 0, 0), (230, 170, 0): (0, 0, 0), (220, 40, 40): (255, 255, 255)}
+"""The digits' colour on each badge colour: the one of black and white with the higher contrast."""
+FIXED_COLOURS = [MOVE_COLOUR, ATTACK_COLOUR, SELECT_COLOUR, DOT_RIM, *HEALTH_COLOURS, PIECE_INK,
+                 (255, 255, 255), (0, 0, 0)]
+"""Colours a board may show that its first picture may lack (highlights, health badges, ink)."""
 PALETTES: Kept[Image.Image] = Kept(BOARD_CACHE)
 
 
@@ -334,15 +335,20 @@ def _palette_of(key: tuple[tuple[str, ...], tuple[str, ...]]) -> Image.Image:
 
 
 def _work_out_palette(colours: tuple[str, ...], sides: tuple[str, ...]) -> Image.Image:
-    wounds = ((0, 0), (1, 3), (2, 3), (3, 4))  # whole; bars in red, amber and green
-    pieces = [(kind, colour, hp, max_hp) for colour in colours for kind in LETTER for hp, max_hp in wounds]
+    wounds = ((0, 0), (3, 16), (6, 16), (11, 16))  # whole; badges in red, amber and green
+    played = [c for c in colours if c != FALLBACK_COLOUR]  # (its flat colour is kept all the same)
+    pieces = [(kind, colour, hp, max_hp, LIGHT) for colour in played for kind in SOLID for hp, max_hp in wounds]
+    pieces += [(kind, colour, 0, 0, square) for colour in played for kind in SOLID
+               for square in (DARK, WATER_LIGHT, WATER_DARK)]  # a piece's edges on every square
     per_row = BOARD_PX // CELL
     rows = -(-len(pieces) // per_row)
     swatch = Image.new("RGB", (BOARD_PX, BOARD_PX + rows * CELL), LIGHT)
     swatch.paste(_background(sides), (0, 0))
-    for i, piece in enumerate(pieces):
+    for i, (*piece, square) in enumerate(pieces):
         sprite = _piece(*piece)
-        swatch.paste(sprite, (i % per_row * CELL, BOARD_PX + i // per_row * CELL), sprite)
+        x, y = i % per_row * CELL, BOARD_PX + i // per_row * CELL
+        swatch.paste(square, (x, y, x + CELL, y + CELL))
+        swatch.paste(sprite, (x, y), sprite)
     return palette_of(swatch, FIXED_COLOURS + [rgb(c) for c in colours], colours=128)
 
 
@@ -418,37 +424,125 @@ def paint_board(view: TSView, rows: tuple[int, int] = (0, BOARD_PX)) -> Image.Im
     return img
 
 
+PIECE_FONT_FILE = "DejaVuSans-Bold-Pieces.ttf"
+"""The shipped font the pieces and their health are drawn with: the chess symbols and digits of
+DejaVu Sans Bold (bot/render/fonts/, its licence beside it)."""
+SOLID = {"P": "\u265f", "N": "\u265e", "B": "\u265d", "R": "\u265c", "Q": "\u265b", "K": "\u265a"}
+"""Each kind's filled chess symbol (the champion is the queen): the piece's colour, and the lines
+left open inside it its ink."""
+LINES = {"P": "\u2659", "N": "\u2658", "B": "\u2657", "R": "\u2656", "Q": "\u2655", "K": "\u2654"}
+"""Each kind's outlined chess symbol: with the filled one, the piece's whole shape."""
+BADGE = (CELL - 20, 0, CELL - 1, 13)
+"""A wounded piece's health badge (left, top, right, bottom, within its square): the top right
+corner, which no piece's shape reaches (see `fit_glyph`)."""
+BADGE_GAP = 1
+"""Pixels kept free between a badge and its piece's shape."""
+HP_FONT = 13
+COORD_FONT = 15
+PIECE_MAX = 42
+"""The largest type size of a piece: its shape about 31 pixels tall on a 44-pixel square, 22 when
+a phone shows the board 400 pixels wide."""
+
+
+SUPER = 4
+"""Pieces are drawn this many times larger, then reduced: smooth edges for the ink around them."""
+
+
+def _glyph(kind: str, size: int, cx: int, lines: bool = False, scale: int = 1) -> Image.Image:
+    """The mask (255 inside) of a kind's symbol at type `size`, centred on column `cx` of a
+    square, standing on its bottom edge (all `scale` times larger)."""
+    mask = Image.new("L", (CELL * scale, CELL * scale), 0)
+    ImageDraw.Draw(mask).text((cx * scale, (CELL - 3) * scale), (LINES if lines else SOLID)[kind],
+                              font=shipped_font(PIECE_FONT_FILE, size * scale), fill=255, anchor="ms")
+    return mask
+
+
+def _badge_zone() -> Image.Image:
+    """The badge and the gap around it, as a mask."""
+    zone = Image.new("L", (CELL, CELL), 0)
+    left, top, right, bottom = BADGE
+    ImageDraw.Draw(zone).rectangle((left - BADGE_GAP, top, right, bottom + BADGE_GAP), fill=255)
+    return zone
+
+
+GLYPH_PLACES = {"P": (42, 18), "N": (42, 20), "B": (42, 18), "R": (34, 20), "Q": (36, 14), "K": (42, 18)}
+"""(type size, centre column) of each kind's symbol: what `fit_glyph` finds (a test checks it),
+written down so that no process spends a tenth of a second finding it again."""
+
+
+def fit_glyph(kind: str) -> tuple[int, int]:
+    """(type size, centre column) of a kind's symbol: the largest size up to `PIECE_MAX` whose
+    shape with its rim of ink (a pixel wider), centred a little left of the square's middle,
+    stays inside the square and clear of the badge corner, so a health badge never covers a
+    piece."""
+    zone = _badge_zone()
+    for size in range(PIECE_MAX, 20, -1):
+        for cx in (CELL // 2 - 2, CELL // 2 - 4, CELL // 2 - 6, CELL // 2 - 8):  # near the middle
+            shape = ImageChops.lighter(_glyph(kind, size, cx), _glyph(kind, size, cx, lines=True))
+            shape = shape.filter(ImageFilter.MaxFilter(3))
+            box = shape.getbbox()
+            if box is None or box[0] < 1 or box[1] < 1:
+                continue
+            if ImageChops.multiply(shape, zone).getbbox() is None:
+                return size, cx
+    raise AssertionError(f"no size of piece {kind} fits its square")  # pragma: no cover - sizes are fixed
+
+
+@lru_cache(maxsize=len(SOLID))
+def _piece_masks(kind: str) -> tuple[Image.Image, Image.Image]:
+    """A kind's body (its whole shape and a pixel's rim around it) and ink (that rim and the lines
+    the filled symbol leaves open inside) masks, drawn `SUPER` times larger and reduced."""
+    size, cx = GLYPH_PLACES[kind]
+    solid, lines = _glyph(kind, size, cx, scale=SUPER), _glyph(kind, size, cx, lines=True, scale=SUPER)
+    inside = ImageChops.lighter(_filled(kind, size, cx).resize(solid.size, Image.Resampling.NEAREST),
+                                ImageChops.lighter(solid, lines).point(_SOLID))
+    body = inside
+    for _ in range(SUPER):  # a rim one pixel wide (four 3x3 filters: a 9x9 one, ten times faster)
+        body = body.filter(ImageFilter.MaxFilter(3))
+    inked = ImageChops.lighter(ImageChops.subtract(inside, solid), ImageChops.subtract(body, inside))
+    return body.reduce(SUPER).point(_LEVELS), inked.reduce(SUPER).point(_LEVELS)
+
+
+_SOLID = [255 if v >= 96 else 0 for v in range(256)]
+"""A glyph's mask made solid: what is mostly covered counts as covered."""
+
+
+def _filled(kind: str, size: int, cx: int) -> Image.Image:
+    """The shape of a kind's symbol with its holes (the filled symbol's open lines) filled, a
+    pixel inside its outline: found at the square's size (filling is slow on larger masks)."""
+    shape = ImageChops.lighter(_glyph(kind, size, cx), _glyph(kind, size, cx, lines=True)).point(_SOLID)
+    ImageDraw.floodfill(shape, (0, 0), 128)  # the outside of the shape
+    return shape.point(lambda v: 0 if v == 128 else 255).filter(ImageFilter.MinFilter(3))
+
+
+_LEVELS = [min(255, round(v / 128) * 128) for v in range(256)]
+"""A mask's values rounded to three levels (none, half, all): a piece's edges then take few
+shades, all of which the board's palette holds (see `_work_out_palette`; with five levels, a
+board showed shades that Pillow's mapping to the palette took to colours 20 levels off)."""
+
+
+def _health_colour(hp: int, max_hp: int) -> tuple[int, int, int]:
+    """A health badge's colour: green above half the health, amber above a quarter, then red."""
+    share = hp / max_hp
+    return HEALTH_COLOURS[0] if share > 0.5 else HEALTH_COLOURS[1] if share > 0.25 else HEALTH_COLOURS[2]
+
+
 @lru_cache(maxsize=1024)
 def _piece(kind: str, colour_hex: str, hp: int, max_hp: int) -> Image.Image:
     """One piece on a transparent square, drawn once per kind, colour and wound (hp 0: not
-    wounded): the disc and its letter, a king's rings, a wounded piece's health bar and number."""
+    wounded): its chess shape in the faction's colour, outlined and lined in dark ink, and a wounded piece's
+    health in a badge coloured by what is left (green, amber, red) in the corner it keeps free."""
     img = Image.new("RGBA", (CELL, CELL), (0, 0, 0, 0))
-    d = ImageDraw.Draw(img)
-    colour = rgb(colour_hex)
-    wounded = max_hp > 0
-    cx, cy = CELL / 2, CELL / 2 - (3 if wounded else 0)
-    radius = 13 if kind == "P" else 18
-    d.ellipse([cx - radius, cy - radius, cx + radius, cy + radius], fill=colour, outline=(20, 20, 20), width=2)
-    if kind == "K":  # a king: a white and black double ring, readable on any faction colour
-        d.ellipse([cx - radius + 2, cy - radius + 2, cx + radius - 2, cy + radius - 2], outline=(255, 255, 255),
-                  width=2)
-        d.ellipse([cx - radius + 4, cy - radius + 4, cx + radius - 4, cy + radius - 4], outline=(20, 20, 20),
-                  width=1)
-    centred(d, cx, cy, LETTER[kind], font(PAWN_FONT if kind == "P" else PIECE_FONT), ink(colour))
-    if wounded:
-        bx, by = 3, CELL - 9
-        width = CELL - 6
-        d.rectangle([bx, by, bx + width, by + 6], fill=(40, 40, 40))
-        share = hp / max_hp
-        d.rectangle([bx, by, bx + max(1, round(width * share)), by + 6],
-                    fill=HEALTH_COLOURS[0] if share > 0.5 else HEALTH_COLOURS[1] if share > 0.25
-                    else HEALTH_COLOURS[2])
-        hp_font = font(HP_FONT)
-        label = str(hp)
-        box = d.textbbox((0, 0), label, font=hp_font)
-        tx = CELL - 3 - (box[2] - box[0])
-        d.rectangle([tx - 3, 0, CELL - 1, box[3] + 1], fill=(255, 255, 255), outline=(180, 0, 0))
-        d.text((tx - 1, 0), label, font=hp_font, fill=(180, 0, 0))
+    body, lines = _piece_masks(kind)
+    img.paste((*rgb(colour_hex), 255), (0, 0), body)
+    img.paste((*PIECE_INK, 255), (0, 0), lines)
+    if max_hp > 0:
+        d = ImageDraw.Draw(img)
+        fill = _health_colour(hp, max_hp)
+        d.rounded_rectangle(BADGE, radius=4, fill=fill, outline=PIECE_INK, width=1)
+        left, top, right, bottom = BADGE
+        d.text(((left + right + 1) / 2, (top + bottom + 1) / 2), str(hp), font=shipped_font(PIECE_FONT_FILE, HP_FONT),
+               fill=HEALTH_INK[fill], anchor="mm")
     return img
 
 

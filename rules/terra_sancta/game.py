@@ -10,6 +10,7 @@ from rules.terra_sancta import factions as ab
 from rules.terra_sancta.board import (
     PLAYABLE,
     SIDE_NAMES,
+    TERRA_SANCTA,
     parse_square,
     square_name,
     start_layout,
@@ -48,15 +49,32 @@ TURN_LIMIT = 600
 SIDES_FOR = {2: ("S", "N"), 4: ("S", "W", "N", "E")}
 
 
-def move_label(m: Move) -> str:
+def move_label(m: Move, mover: str, target: Piece | None = None, target_name: str = "") -> str:
+    """The menu's words for move `m` of a `mover` (a kind): "Knight b1 to c3", "Attack Rook d5
+    (Tank)", "Shoot Pawn c7 (Drone)", "Attack Pawn e4 (Sapling) via e6" (a knight's two paths);
+    `target` and its faction's name for it, for an attack or a shot."""
     frm, to = square_name(m.frm), square_name(m.to)
-    if m.kind == "move":
-        return f"{frm} → {to}"
-    if m.kind == "shot":
-        return f"Shoot {to} from {frm}"
-    return f"Attack {to} from {frm}" + (f" (via {square_name(m.via)})" if m.via is not None else "")
+    if m.kind == "move" or target is None:
+        return f"{KIND_NAMES[mover]} {frm} to {to}"
+    verb = "Shoot" if m.kind == "shot" else "Attack"
+    via = f" via {square_name(m.via)}" if m.via is not None else ""  # a knight's two paths
+    return f"{verb} {KIND_NAMES[target.kind]} {to} ({target_name[:40]}){via}"
 
 
+def attack_text(m: Move, mover: str, die: int, target: Piece) -> str:
+    """What an attack or shot `m` does, for its menu option: who rolls which die against how
+    much health, and the rolls that kill (a roll of at least the target's health)."""
+    via = f" via {square_name(m.via)}" if m.via is not None else ""
+    how = "shoots" if m.kind == "shot" else "attacks"
+    odds = (f"kills on {target.hp}+ ({die - target.hp + 1} in {die})" if target.hp <= die
+            else "cannot kill it")
+    return f"{KIND_NAMES[mover]} {square_name(m.frm)}{via} {how} with a d{die} against {target.hp}/{target.max_hp}" \
+        f" health: {odds}"
+
+
+_MOVE_TEXT = {False: "Moves to an empty square, no attack",
+              True: "Moves to an empty square of Terra Sancta, no attack"}
+"""A plain move's description, by whether it ends in Terra Sancta (the blue centre)."""
 _PIECE_MENU = MOVE.prompts["piece"]
 _ACT_MENU = MOVE.prompts["act"]
 _PIECE_PREFIX = f"{MOVE.verb}.piece:"
@@ -330,15 +348,22 @@ class TerraSancta(Game):
     def act_action(self, s: TSState, m: Move, sheet: FactionSheet) -> Action:
         """Choosing move `m` of the piece chosen (the second step), always in the moves' menu; `m`
         must be one of that piece's moves on this board. `made_act_action`; for a plain move
-        (whose action depends on its two squares alone) kept (kept_actions.py)."""
+        (whose action depends on its two squares and the piece's kind alone) kept (kept_actions.py)."""
         if m.kind != "move":
             return self.made_act_action(s, m, sheet)
-        found = kept_move_action(m.frm, m.to)
-        return found if found is not None else keep_move_action(m.frm, m.to, self.made_act_action(s, m, sheet))
+        kind = s.board[m.frm].kind
+        found = kept_move_action(m.frm, m.to, kind)
+        return found if found is not None else keep_move_action(m.frm, m.to, kind, self.made_act_action(s, m, sheet))
 
     def made_act_action(self, s: TSState, m: Move, sheet: FactionSheet) -> Action:
         """`act_action` made anew."""
-        return Action(key=act_key(m), label=move_label(m), group=_ACT_MENU,
+        mover = s.board[m.frm].kind
+        if m.kind == "move":
+            return Action(key=act_key(m), label=move_label(m, mover), group=_ACT_MENU,
+                          description=_MOVE_TEXT[m.to in TERRA_SANCTA])
+        target = s.board[m.to]
+        name = self.sheet(s, target.owner).piece(target.kind).name
+        return Action(key=act_key(m), label=move_label(m, mover, target, name), group=_ACT_MENU,
                       description=self._move_text(s, m, sheet))
 
     def find_action(self, state, player, action):
@@ -430,11 +455,10 @@ class TerraSancta(Game):
         return f"{sheet.piece(p.kind).name}, health {p.hp}/{p.max_hp}"
 
     def _move_text(self, s: TSState, m: Move, sheet: FactionSheet) -> str:
-        if m.kind == "move":
-            return "Move"
-        target = s.board[m.to]
-        die = ab.shot_die(sheet, s.board[m.frm].kind) if m.kind == "shot" else attack_die(s.board[m.frm].kind)
-        return f"d{die} against {KIND_NAMES[target.kind]} ({target.hp}/{target.max_hp})"
+        """An attack's or a shot's description (see `attack_text`)."""
+        mover = s.board[m.frm].kind
+        die = ab.shot_die(sheet, mover) if m.kind == "shot" else attack_die(mover)
+        return attack_text(m, mover, die, s.board[m.to])[:100]
 
     def apply(self, state, player, action, text=None):
         key = action.key if isinstance(action, Action) else action
@@ -515,7 +539,7 @@ class TerraSancta(Game):
         if move.kind == "move":
             del s.board[frm]
             s.board[to] = piece
-            s.last_move = Mark(frm=frm, to=to, player=player)
+            s.last_move = Mark(frm=frm, to=to, player=player, turn=s.turn)
             events.append(Event(kind="move", text=f"{who(player)}: {KIND_NAMES[piece.kind]} {square_name(frm)} → "
                                 f"{square_name(to)}.", data={"from": square_name(frm), "to": square_name(to)}))
             self._after_action(s, player, events)
@@ -523,7 +547,7 @@ class TerraSancta(Game):
         if move.kind == "shot":
             _, dealt, killed = ab.resolve_shot(s, player, sheet, frm, to, events)
             s.damaged = True
-            s.last_attack = Mark(frm=frm, to=to, landed=frm, damage=dealt, killed=killed, player=player)
+            s.last_attack = Mark(frm=frm, to=to, landed=frm, damage=dealt, killed=killed, player=player, turn=s.turn)
             self._after_action(s, player, events)
             return
         die = attack_die(piece.kind)
@@ -541,13 +565,13 @@ class TerraSancta(Game):
             del s.board[frm]
             s.board[to] = piece
             ab.after_melee(s, sheet, to, dealt, events)
-            s.last_attack = Mark(frm=frm, to=to, landed=to, damage=dealt, killed=True, player=player)
+            s.last_attack = Mark(frm=frm, to=to, landed=to, damage=dealt, killed=True, player=player, turn=s.turn)
             self._after_action(s, player, events)
             return
         events.append(Event(kind="attack", text=text + f"{dealt} damage, it survives.", data=data))
         options = landing_squares(s.board, move)
         ab.after_melee(s, sheet, frm, dealt, events)
-        s.last_attack = Mark(frm=frm, to=to, landed=frm, damage=dealt, killed=False, player=player)
+        s.last_attack = Mark(frm=frm, to=to, landed=frm, damage=dealt, killed=False, player=player, turn=s.turn)
         if len(options) == 1:
             self._land(s, player, options[0], events)
             self._after_action(s, player, events)
@@ -564,7 +588,8 @@ class TerraSancta(Game):
             events.append(Event(kind="land", text=f"{who(player)} lands on {square_name(sq)}.",
                                 data={"square": square_name(sq)}))
         la = s.last_attack  # with `landed` now `sq`: `la.model_copy(update={"landed": sq})` made directly
-        s.last_attack = Mark(frm=la.frm, to=la.to, landed=sq, damage=la.damage, killed=la.killed, player=la.player)
+        s.last_attack = Mark(frm=la.frm, to=la.to, landed=sq, damage=la.damage, killed=la.killed, player=la.player,
+                             turn=la.turn)
 
     # --- views and result ------------------------------------------------
     def view(self, state, player):
@@ -574,6 +599,7 @@ class TerraSancta(Game):
                             name=sheets[s.factions[p.owner]].piece(p.kind).name, hp=p.hp, max_hp=p.max_hp)
                   for q, p in sorted(s.board.items())]
         la = s.last_attack
+        moved, attacked = _just_made(s)
         destinations: list[str] = []
         targets: list[str] = []
         if s.selected is not None and s.selected in s.board and s.turn_player and not s.landing:
@@ -587,9 +613,10 @@ class TerraSancta(Game):
             selected=square_name(s.selected) if s.selected is not None else None,
             landing=[square_name(q) for q in s.landing],
             destinations=sorted(set(destinations)), targets=sorted(set(targets)),
-            last_move=[square_name(s.last_move.frm), square_name(s.last_move.to)] if s.last_move else None,
-            last_attack=[square_name(la.frm), square_name(la.to), square_name(la.landed if la.landed is not None
-                                                                               else la.frm)] if la else None,
+            last_move=[square_name(moved.frm), square_name(moved.to)] if moved else None,
+            last_attack=[square_name(attacked.frm), square_name(attacked.to),
+                         square_name(attacked.landed if attacked.landed is not None else attacked.frm)]
+            if attacked else None,
             last_attack_text=(f"{who(la.player)} hit {square_name(la.to)} for {la.damage}"
                               + (" and killed it" if la.killed else "")) if la else None,
             dice=s.dice, start_rolls=s.start_rolls, quiet_turns=s.quiet_turns, winner=s.winner,
@@ -636,6 +663,19 @@ class TerraSancta(Game):
                 f"the move under way names no piece of {s.turn_player}: {s.building.args}"
         if s.stage == "over":
             assert s.draw or s.winner in s.players
+
+
+def _just_made(s: TSState) -> tuple[Mark | None, Mark | None]:
+    """The last move and the last attack as the board highlights them: only the one made last,
+    and only while it is the move just made (in this turn or the one before: not after a pass).
+    Marks saved without their turn (0) are both shown, as before marks kept it."""
+    moved, attacked = s.last_move, s.last_attack
+    if (moved is not None and not moved.turn) or (attacked is not None and not attacked.turn):
+        return moved, attacked
+    latest = max((m for m in (moved, attacked) if m is not None), key=lambda m: m.turn, default=None)
+    if latest is None or latest.turn < s.turn - 1:
+        return None, None
+    return (latest, None) if latest is moved else (None, latest)
 
 
 _BUILDINGS: dict[int, Building] = {}

@@ -43,6 +43,8 @@ class Mark(BaseModel):
     damage: int = 0
     killed: bool = False
     player: str = ""
+    turn: int = 0
+    """The turn it was made in (0: unknown, a state saved before marks kept it)."""
 
 
 class TSState(BaseModel):

@@ -185,23 +185,26 @@ def test_a_selected_piece_shows_its_destinations_as_dots():
     assert draw_board(plain) != draw_board(view)
 
 
-def test_labels_stay_legible_when_a_phone_shows_the_board_300_pixels_wide():
-    """Discord shows the board about 300 px wide on a phone: piece letters at least 12 px and
-    health numbers at least 8 px there (the first board's 11-px numbers came out under 6)."""
-    import io
+def test_pieces_badges_and_marks_stay_legible_when_a_phone_shows_the_board_400_pixels_wide():
+    """Discord shows the board about 400 px wide on a phone: there every piece's shape is at least
+    16 px tall, a health badge's digits at least 6.5 px, a move dot at least 5 px across its
+    radius and every outline at least 2.5 px wide (the first board's 3-px outlines and 5-px dots
+    came out 2 and 3.5 px)."""
+    from bot.render import terra_sancta as board
 
-    from PIL import Image
-
-    from bot.render.terra_sancta import BOARD_PX, HP_FONT, PAWN_FONT, PIECE_FONT
-
-    scale = 300 / BOARD_PX
-    assert PIECE_FONT * scale >= 12 and PAWN_FONT * scale >= 10 and HP_FONT * scale >= 8
-    s = GAME.setup(["a", "b"], {"seat_factions": "grove,bots"}, seed=1)
-    view = GAME.view(s, None)
-    king = next(p for p in view.pieces if p.kind == "K")
-    king.hp = 5
-    img = Image.open(io.BytesIO(draw_board(view)))
-    assert img.width == BOARD_PX
+    scale = 400 / BOARD_PX
+    for kind in board.SOLID:
+        body, _ = board._piece_masks(kind)
+        left, top, right, bottom = body.getbbox()
+        assert (bottom - top) * scale >= 16 and (right - left) * scale >= 11, kind
+    left, top, right, bottom = board.BADGE
+    assert board.HEALTH_INK[board._health_colour(12, 16)] == (0, 0, 0)  # dark digits on a green badge
+    inside = board._piece("R", "#3a86c8", 12, 16).crop((left + 2, top + 2, right - 1, bottom - 1))
+    box = inside.convert("L").point(lambda v: 255 if v < 80 else 0).getbbox()  # the digits' ink
+    assert box is not None and (box[3] - box[1]) * scale >= 6.5
+    assert min(board.DOTS.values()) * scale >= 5
+    assert min(width for _, width in board.OUTLINES.values()) * scale >= 2.5
+    assert board.LINE_WIDTH * scale >= 3
 
 
 def test_boards_of_one_colour_set_share_a_palette_worked_out_once(monkeypatch):
