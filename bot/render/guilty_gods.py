@@ -3,34 +3,44 @@ face to face as a picture and in words, and each player's hand in their private 
 
 from __future__ import annotations
 
-from PIL import Image, ImageDraw
+from functools import partial
 
 from bot.kept import Kept
 from bot.render.base import GameRenderer, RenderContext
-from bot.render.drawing import centred, font, palette_png
+from bot.render.gg_combat import draw_combat, lineup
 from bot.render.panel import DESCRIPTION_MAX, FIELD_VALUE_MAX, Panel, clip
 from rules.core import who
-from rules.guilty_gods.content import CreatureDef
-from rules.guilty_gods.view import GgView, MoveView, PlacedView, SeatView
+from rules.guilty_gods.content import SPHERE_LEGEND, CreatureDef, SupportSkill, marks
+from rules.guilty_gods.view import GgView, MoveView, SeatView
 
-SPHERE_COLOURS = {"physical": (200, 70, 50), "magical": (60, 110, 210),
-                  "supernatural": (140, 70, 190), "divine": (225, 180, 40)}
-SPHERE_LETTER = {"physical": "P", "magical": "M", "supernatural": "S", "divine": "D"}
-CARD_W, CARD_H, GAP, MARGIN = 132, 176, 14, 18
-ATTACK_BG, DEFENSE_BG = (250, 236, 228), (228, 238, 250)
+LEGEND = (f"Spheres: {SPHERE_LEGEND} (always written in the order in which they meet an "
+          "attack). ◆ is a Divine Seal. Slots: left | right as printed; a defense card lies "
+          "turned round on the table, so there its left slot is on the right. L is the level.")
+"""How to read the hand, in the private view."""
+
+
+def _seals(n: int) -> str:
+    return "free" if n == 0 else f"{n} ◆"
+
+
+def support_text(sup: SupportSkill) -> str:
+    """A support skill's scope, cost and condition in words."""
+    where = "under one card" if sup.scope == "individual" else "beside the whole move"
+    cost = "◆ equal to the supported card's level" if sup.cost == "N" else _seals(int(sup.cost))
+    if sup.automatic:
+        return f"support {where}, automatic ({cost} when played): {sup.effect.describe()}"
+    return f"support {where} ({cost} if it succeeds): {sup.effect.describe()}"
 
 
 def creature_line(card: CreatureDef) -> str:
-    """One line that says what a card is: name, kind, spheres, slots, seal, level, skills."""
-    slots = f"◀{card.left.text} ▶{card.right.text}"
-    seal = " ✦seal" if card.seal else ""
-    line = f"**{card.name}** · {card.kind} · {card.sphere_marks} · L{card.level} · {slots}{seal}"
+    """What a card is: name, kind, level, spheres, slots, seal, then its skills with their costs."""
+    seal = " · lit seal" if card.seal else ""
+    line = (f"**{card.name}** · {card.kind} L{card.level} · {card.sphere_marks} · "
+            f"slots {card.left.text} | {card.right.text}{seal}")
     if card.skill is not None and not card.skill.effect.is_empty():
-        line += f"\n  skill ({card.skill.cost} ◆): {card.skill.effect.describe()}"
-    sup = card.support
-    if not sup.effect.is_empty():
-        cost = "auto" if sup.automatic else f"{sup.cost} ◆"
-        line += f"\n  support, {sup.scope} ({cost}): {sup.effect.describe()}"
+        line += f"\n  own skill ({_seals(card.skill.cost)} if it succeeds): {card.skill.effect.describe()}"
+    if not card.support.effect.is_empty():
+        line += f"\n  {support_text(card.support)}"
     return line
 
 
@@ -45,8 +55,7 @@ def seat_text(seat: SeatView) -> str:
 def move_text(move: MoveView) -> str:
     lines = []
     for p in move.row:
-        spheres = "".join(SPHERE_LETTER[s] for s in p.spheres)
-        line = f"{p.facing + 1}. {p.card.name} [{spheres}]"
+        line = f"{p.facing + 1}. {p.card.name} [{marks(p.spheres)}]"
         if p.support is not None:
             line += f" + {p.support.name}"
         if p.damage is not None:
@@ -60,51 +69,6 @@ def move_text(move: MoveView) -> str:
         lines.append("chain of actions")
     lines.append(f"cost: {move.cost} ◆")
     return "\n".join(lines)
-
-
-def _draw_card(d: ImageDraw.ImageDraw, x: int, y: int, placed: PlacedView,
-               blocked: set[str] | None = None) -> None:
-    """One card face; `blocked`: the attack spheres its facing defense card stops (drawn
-    crossed out), so the picture shows sphere by sphere what got through."""
-    card = placed.card
-    bg = ATTACK_BG if card.kind == "attack" else DEFENSE_BG
-    outline = (30, 30, 30)
-    if placed.stopped is True:
-        outline = (40, 160, 70)
-    elif placed.damage:
-        outline = (200, 30, 30)
-    d.rounded_rectangle([x, y, x + CARD_W, y + CARD_H], radius=10, fill=bg, outline=outline, width=4)
-    title = card.name if len(card.name) <= 16 else card.name[:15] + "…"
-    centred(d, x + CARD_W / 2, y + 16, title, font(13), (20, 20, 20))
-    centred(d, x + CARD_W / 2, y + 33, f"{card.kind} · level {card.level}", font(11), (70, 70, 70))
-    # the spheres, one box per sphere place, in the card's printed order
-    box = (CARD_W - 20) // 4
-    for i, sphere in enumerate(placed.spheres):
-        sx = x + 10 + i * box
-        stopped = blocked is not None and sphere in blocked
-        fill = (190, 190, 190) if stopped else SPHERE_COLOURS[sphere]
-        top, bottom = y + 48, y + 48 + box - 4
-        d.rectangle([sx + 2, top, sx + box - 2, bottom], fill=fill)
-        centred(d, sx + box / 2, (top + bottom) / 2, SPHERE_LETTER[sphere], font(14), (255, 255, 255))
-        if stopped:
-            d.line([sx + 2, top, sx + box - 2, bottom], fill=(90, 90, 90), width=2)
-    # the slots on both sides
-    small = font(11)
-    for slot, right in ((card.left, False), (card.right, True)):
-        colour = (40, 140, 60) if slot.open else (150, 150, 150)
-        text = f"slot {slot.text}"
-        width = int(d.textbbox((0, 0), text, font=small)[2])
-        sx = x + CARD_W - 8 - width if right else x + 8
-        d.text((sx, y + CARD_H - 62 + (14 if right else 0)), text, font=small, fill=colour)
-    if card.seal:
-        centred(d, x + CARD_W / 2, y + CARD_H - 30, "DIVINE SEAL", font(11), (190, 140, 0))
-    if placed.support is not None:
-        centred(d, x + CARD_W / 2, y + CARD_H - 16, f"+ {placed.support.name[:18]}", font(11), (60, 60, 60))
-    if placed.damage is not None:
-        centred(d, x + CARD_W / 2, y + 100, f"{placed.damage} through", font(14), (180, 20, 20))
-    if placed.stopped is not None:
-        text, colour = ("stopped", (30, 130, 50)) if placed.stopped else ("passed", (180, 20, 20))
-        centred(d, x + CARD_W / 2, y + 100, text, font(14), colour)
 
 
 COMBATS: Kept[bytes] = Kept()
@@ -121,25 +85,6 @@ def combat_picture(view: GgView) -> bytes | None:
     return COMBATS.get(key, lambda: draw_combat(attack, defense))
 
 
-def draw_combat(attack: MoveView, defense: MoveView | None) -> bytes:
-    """The attack's cards above, the defense's below, each facing the card it meets."""
-    width_cards = max(len(attack.row), max((p.facing + 1 for p in defense.row), default=0)
-                      if defense else 0)
-    width = 2 * MARGIN + width_cards * CARD_W + (width_cards - 1) * GAP
-    height = 2 * MARGIN + 2 * CARD_H + 40
-    image = Image.new("RGB", (max(width, 200), height), (245, 243, 238))
-    d = ImageDraw.Draw(image)
-    facing = {p.facing: set(p.spheres) for p in (defense.row if defense else [])}
-    for p in attack.row:
-        _draw_card(d, MARGIN + p.facing * (CARD_W + GAP), MARGIN, p,
-                   blocked=facing.get(p.facing, set()) if defense else None)
-    centred(d, image.width / 2, MARGIN + CARD_H + 20, "vs" if defense else "no defense", font(14),
-            (90, 90, 90))
-    for p in defense.row if defense else []:
-        _draw_card(d, MARGIN + p.facing * (CARD_W + GAP), MARGIN + CARD_H + 40, p)
-    return palette_png(image)
-
-
 class GuiltyGodsRenderer(GameRenderer[GgView]):
     draws_pictures = True
 
@@ -153,13 +98,14 @@ class GuiltyGodsRenderer(GameRenderer[GgView]):
         if view.defense is not None:
             panel.add(f"Defense by {who(view.defense.player)}", clip(move_text(view.defense), FIELD_VALUE_MAX))
         if view.combat is not None:
-            fired = ", ".join(view.combat.fired) or "none"
-            panel.add("Combat", f"damage **{view.combat.damage}** (through the spheres {view.combat.raw}); "
-                                f"skills fired: {clip(fired, 600)}")
+            skills = "; ".join(view.combat.skills) or "none yet"
+            panel.add("Combat", f"**{view.combat.damage} damage** so far ({view.combat.raw} through the "
+                                f"spheres)\nskills activated: {clip(skills, 700)}")
         picture = combat_picture(view)
-        if picture is not None:
+        if picture is not None and view.attack is not None:
             panel.image_png = picture
             panel.image_name = "combat.png"
+            panel.text_art_of = partial(lineup, view.attack, view.defense)  # the local table's
         panel.footer = f"Turn {view.turn}" + (" · the first turn: no summoner power" if view.first_turn else "")
         return [panel]
 
@@ -167,7 +113,7 @@ class GuiltyGodsRenderer(GameRenderer[GgView]):
         hand = view.hand or []
         lines = [creature_line(c) for c in hand]
         desc = "\n".join(lines) or "Your hand is empty."
-        panel = Panel(title=f"Your hand ({len(hand)} cards)", description=clip(desc, DESCRIPTION_MAX),
+        panel = Panel(title=f"Your hand ({len(hand)} card{'s' * (len(hand) != 1)})", description=clip(desc, DESCRIPTION_MAX),
                       colour=self.game.colour)
         mine = next((s for s in view.seats if s.player == view.viewer), None)
         if mine is not None:
@@ -178,6 +124,8 @@ class GuiltyGodsRenderer(GameRenderer[GgView]):
             panel.add("Card picked", clip(creature_line(view.picking), FIELD_VALUE_MAX))
         if view.free_seals is not None:
             panel.add("Seals still free", f"{view.free_seals} ◆")
+        if hand:
+            panel.add("Reading the cards", LEGEND)
         panel.footer = clip(view.prompt, 2000)
         return panel
 

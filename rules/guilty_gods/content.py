@@ -31,6 +31,14 @@ SPHERES: tuple[Sphere, ...] = ("physical", "magical", "supernatural", "divine")
 """The printed order on an attack card, left to right; a defense card prints them reversed, so
 that two cards laid top to top show each sphere facing the same sphere."""
 SPHERE_MARKS = {"physical": "P", "magical": "M", "supernatural": "S", "divine": "D"}
+SPHERE_LEGEND = "P physical, M magical, S supernatural, D divine"
+
+
+def marks(spheres: Iterable[str]) -> str:
+    """Spheres as letters, always in the attack card's order (P M S D), the order in which they
+    meet in combat: the one spelling of the texts, whatever the card's kind."""
+    have = set(spheres)
+    return "".join(SPHERE_MARKS[s] for s in SPHERES if s in have)
 
 Kind = Literal["attack", "defense"]
 
@@ -229,7 +237,8 @@ class CreatureDef(BaseModel):
 
     @property
     def sphere_marks(self) -> str:
-        return "".join(SPHERE_MARKS[s] for s in self.printed_spheres)
+        """Its spheres as letters in the one order of the texts (see `marks`)."""
+        return marks(self.spheres)
 
     @property
     def short(self) -> str:

@@ -151,8 +151,9 @@ class GuiltyGods(Game[GgState, GgView]):
             for c in chances(s, player):
                 if c.cost <= seals:
                     what = c.effect.describe() if c.effect else "1 less damage"
-                    acts.append(Action(key=f"skill:{c.id}", label=f"{c.label}: {what} ({c.cost})"[:80],
-                                       description=f"costs {c.cost} of your {seals} seals",
+                    acts.append(Action(key=f"skill:{c.id}",
+                                       label=f"{c.label}: {what} ({c.cost} seal{'s' * (c.cost != 1)})"[:80],
+                                       description=f"costs {c.cost} of your {seals} seal{'s' * (seals != 1)}",
                                        style="primary"))
             acts.append(Action(key="skill:done", label="No more skills"))
             return acts

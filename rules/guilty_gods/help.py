@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.core import RulesPage
-from rules.guilty_gods.content import CreatureDef, DeckDef
+from rules.guilty_gods.content import SPHERE_LEGEND, CreatureDef, DeckDef
 
 OVERVIEW = (
     "Two gods duel with decks of 52 creature cards each: **Lilium**, nature and life, as ready to "
@@ -119,7 +119,7 @@ def card_line(c: CreatureDef) -> str:
 
 
 def _deck(deck: DeckDef) -> str:
-    head = f"{deck.theme}\n(P physical, M magical, S supernatural, D divine)\n"
+    head = f"{deck.theme}\n(spheres: {SPHERE_LEGEND})\n"
     body = head + "\n".join(card_line(c) for c in deck.creatures)
     return body if len(body) <= 4000 else body[:3990] + "…"
 

@@ -143,14 +143,14 @@ def build_actions(s: GgState, player: str) -> list[Action]:
     cost = chain_cost(s, player)
     if cost is not None and (move.chain or free_seals(s, move) >= cost):
         label = ("Drop Chain of Actions" if move.chain
-                 else f"Chain of Actions: keep the initiative ({cost} seals)")
+                 else f"Chain of Actions: keep the initiative ({cost} seal{'s' * (cost != 1)})")
         acts.append(Action(key="chain", label=label, private=True))
     if move.steps:
         acts.append(Action(key="undo", label="Undo the last card", private=True))
     if move.row:
         total = move_cost(s, move)
         what = "Attack" if move.kind == "attack" else "Defend"
-        acts.append(Action(key="go", label=f"{what} with this move ({total} seals)",
+        acts.append(Action(key="go", label=f"{what} with this move ({total} seal{'s' * (total != 1)})",
                            private=True, style="success"))
     if move.kind == "defense":
         acts.append(Action(key="hit", label="Take the hit (play no defense)", private=True,

@@ -8,6 +8,7 @@ from __future__ import annotations
 from rules.core import Event, IllegalAction, who
 from rules.guilty_gods.combat import chances, compare, finish_move, fire
 from rules.guilty_gods.combos import move_cost, spheres
+from rules.guilty_gods.content import marks
 from rules.guilty_gods.hands import draw, names, refill, take
 from rules.guilty_gods.state import HAND_SIZE, MAX_SEALS, GgState, Move, Seat
 
@@ -78,7 +79,8 @@ def keep_hand(s: GgState, player: str, events: list[Event]) -> None:
 def choose_first(s: GgState, chooser: str, who_value: str, events: list[Event]) -> None:
     first = chooser if who_value == "me" else s.other(chooser)
     s.first = first
-    events.append(Event(kind="first", text=f"{who(chooser)} decides that {who(first)} moves first.",
+    said = "to move first" if first == chooser else f"that {who(first)} moves first"
+    events.append(Event(kind="first", text=f"{who(chooser)} decides {said}.",
                         data={"player": first}))
     start_initiative(s, first, events)
 
@@ -176,16 +178,17 @@ def pass_initiative(s: GgState, player: str, chain: bool, events: list[Event]) -
 # --- moves on the table --------------------------------------------------------------------------
 
 
-def describe(s: GgState, move: Move) -> str:
+def describe(s: GgState, move: Move, facing: str = "") -> str:
+    """The move in words: its cards in a row with their spheres (and supports), then `facing`
+    (a defense: the attack cards it faces), then the group support and Combination."""
     parts = []
     for i, p in enumerate(move.row):
         card = s.cards[p.card]
-        marks = "".join(m for m in "PMSD" if any(x[0].upper() == m for x in spheres(s, move, i)))
-        text = f"{card.name} [{marks}]"
+        text = f"{card.name} [{marks(spheres(s, move, i))}]"
         if p.support:
             text += f" (supported by {s.cards[p.support].name})"
         parts.append(text)
-    text = " + ".join(parts)
+    text = " + ".join(parts) + facing
     if move.group:
         text += f", group support {s.cards[move.group].name}"
     if move.combination:
@@ -204,7 +207,7 @@ def confirm(s: GgState, player: str, events: list[Event]) -> None:
     take(s, player, move.cards())
     s.draft = s.building = None
     paid = f", paying {cost} seal{'s' * (cost > 1)}" if cost else ""
-    chain = " and buys Chain of Actions" if move.chain else ""
+    chain = ", buying Chain of Actions" if move.chain else ""
     if move.kind == "attack":
         s.attack = move
         events.append(Event(kind="attack", text=(
@@ -219,7 +222,7 @@ def confirm(s: GgState, player: str, events: list[Event]) -> None:
         if len(move.row) > 1:
             faced += f"-{move.offset + len(move.row)}"
         events.append(Event(kind="defense", text=(
-            f"{who(player)} defends with {describe(s, move)} facing {faced}{paid}."),
+            f"{who(player)} defends with {describe(s, move, f' facing {faced}')}{paid}."),
             data={"player": player, "cards": move.cards(), "cost": cost, "offset": move.offset}))
         refill(s, player, events)
         start_combat(s, events)

@@ -7,9 +7,9 @@ from pydantic import BaseModel
 
 from rules.core import who
 from rules.guilty_gods.combat import damage_total
-from rules.guilty_gods.combos import free_seals, move_cost, spheres
-from rules.guilty_gods.content import SPHERES, CreatureDef, SummonerDef
-from rules.guilty_gods.state import GgState, Move
+from rules.guilty_gods.combos import free_seals, move_cost, slot, spheres, touching
+from rules.guilty_gods.content import SPHERES, CreatureDef, Slot, SummonerDef
+from rules.guilty_gods.state import GgState, Move, Side
 
 
 class SeatView(BaseModel):
@@ -41,6 +41,14 @@ class PlacedView(BaseModel):
     """The side whose closed slot Combination opened."""
     facing: int
     """The attack position (from 0, attacker's left) this card is at or faces."""
+    west: Slot
+    east: Slot
+    """Its slots on the attacker's left and right as the card lies in the move (a defense card
+    is turned round: its printed right slot is on the west), as the rules count them: a closed
+    slot opened by Combination or by an automatic support is open and free."""
+    west_opened: bool = False
+    east_opened: bool = False
+    """That slot is printed closed and counts as open in this move."""
     damage: int | None = None
     """Attack card in combat: damage it deals through the spheres."""
     stopped: bool | None = None
@@ -62,6 +70,8 @@ class CombatView(BaseModel):
     damage: int
     """Damage the defender takes with the skills fired so far."""
     fired: list[str]
+    skills: list[str]
+    """The fired skills in words, in the order they fired (each with who activated it)."""
     skill_player: str | None
 
 
@@ -91,17 +101,26 @@ class GgView(BaseModel):
     """Own view while building: the seals left once the move so far is paid."""
 
 
+def _printed(card: CreatureDef, side: Side) -> Slot:
+    return card.left if side == "left" else card.right
+
+
 def move_view(s: GgState, move: Move) -> MoveView:
     t = s.tally
     on_table = move is s.attack or move is s.defense
+    east_side, west_side = touching(move.kind)  # the left card's east touches the right card's west
     row = []
     for i, p in enumerate(move.row):
         card = s.cards[p.card]
         order = SPHERES if card.kind == "attack" else tuple(reversed(SPHERES))
         have = spheres(s, move, i)
         facing = i + (move.offset if move.kind == "defense" else 0)
+        west, east = slot(s, p, west_side), slot(s, p, east_side)
         pv = PlacedView(card=card, support=s.cards[p.support] if p.support else None,
-                        spheres=[x for x in order if x in have], opened=p.opened, facing=facing)
+                        spheres=[x for x in order if x in have], opened=p.opened, facing=facing,
+                        west=west, east=east,
+                        west_opened=west.open and not _printed(card, west_side).open,
+                        east_opened=east.open and not _printed(card, east_side).open)
         if t is not None and on_table:
             if move.kind == "attack":
                 pv.damage = t.raw[i]
@@ -111,6 +130,28 @@ def move_view(s: GgState, move: Move) -> MoveView:
     return MoveView(player=move.player, kind=move.kind, row=row,
                     group=s.cards[move.group] if move.group else None, chain=move.chain,
                     cost=move_cost(s, move))
+
+
+def skill_name(s: GgState, fired: str) -> str:
+    """A fired skill ('a:own.1', 'd:group', 'd:protect') in words, with who activated it."""
+    side, what = fired.split(":", 1)
+    move = s.attack if side == "a" else s.defense
+    assert s.attack is not None
+    player = s.attack.player if side == "a" else s.other(s.attack.player)
+    if what == "protect":
+        summoner = s.summoner(player)
+        return f"{summoner.name if summoner else 'the summoner'}'s Protection ({who(player)})"
+    assert move is not None
+    if what == "group":
+        assert move.group is not None
+        return f"{s.cards[move.group].name}'s group support ({who(player)})"
+    kind, i = what.split(".")
+    p = move.row[int(i)]
+    place = f"card {move.offset + int(i) + 1 if move.kind == 'defense' else int(i) + 1}"
+    if kind == "own":
+        return f"{s.cards[p.card].name}'s own skill ({place}, {who(player)})"
+    assert p.support is not None
+    return f"{s.cards[p.support].name}'s support under {s.cards[p.card].name} ({place}, {who(player)})"
 
 
 def prompt(s: GgState) -> str:
@@ -156,7 +197,8 @@ def build_view(s: GgState, viewer: str | None, to_act: list[str]) -> GgView:
         v.defense = move_view(s, s.defense)
     if s.tally is not None:
         v.combat = CombatView(raw=sum(s.tally.raw), damage=damage_total(s),
-                              fired=list(s.tally.fired), skill_player=s.skill_player)
+                              fired=list(s.tally.fired), skills=[skill_name(s, f) for f in s.tally.fired],
+                              skill_player=s.skill_player)
     if viewer is not None and viewer in s.seats:
         v.hand = [s.cards[c] for c in s.seats[viewer].hand]
         if s.draft is not None and s.draft.player == viewer:
