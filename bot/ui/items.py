@@ -43,7 +43,7 @@ class HandButton(ActionButton):
     """"My hand": the seat's private view, ephemeral."""
 
     def __init__(self, custom_id: str, label: str = "My hand", row: int | None = None):
-        super().__init__(custom_id, label=label, style=discord.ButtonStyle.primary, row=row, emoji="🂠")
+        super().__init__(custom_id, label=label, style=discord.ButtonStyle.primary, row=row, emoji="🃏")
 
 
 class TextModal(discord.ui.Modal):

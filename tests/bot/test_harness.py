@@ -265,7 +265,8 @@ def make_bot() -> commands.Bot:
             self.add_dynamic_items(Counter, Later, Boom, Reason, Tally)
             self.tree.add_command(admin)
 
-    bot = DemoBot(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
+    bot = DemoBot(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
+                  allowed_mentions=discord.AllowedMentions.none())
     bot.seen = []
     bot.lock = asyncio.Lock()
     bot.claimed = None

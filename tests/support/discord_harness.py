@@ -25,6 +25,10 @@ what the channel now shows and click what the bot actually sent.
   options; required modal inputs; commands hidden by `default_permissions` or unavailable in
   DMs raise `CommandUnavailable`; bodies over Discord's limits answer 400 (50035), empty
   messages 400 (50006), a DM to a `block_dms` user 403 (50007) when the message is sent.
+- Every call is checked against Discord's own published API description and what it cannot say
+  (tests/support/contract.py: the operation's request schema, 6,000 characters of embeds, unique
+  custom ids, `allowed_mentions`, unicode emoji, uploaded `attachment://` pictures): a violation
+  is answered 400 (50035) and fails the test, even if the bot handles the 400.
 - `DiscordHarness(new_bot, restart_of=old_harness)` continues the same Discord after a
   restart: same messages (old `FakeMessage`s stay live), DM channels and tokens.
 
@@ -55,6 +59,7 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 from discord.webhook.async_ import AsyncWebhookAdapter
 
+from tests.support import contract
 from tests.support import payloads as P
 
 DEFAULT_MEMBERS = {1001: "alice", 1002: "bob", 1003: "carol", 1004: "dave"}
@@ -1207,6 +1212,14 @@ class DiscordHarness:
         return msg
 
     def _fill(self, msg: FakeMessage, body: dict, files: list[tuple[str, bytes]], *, creating: bool) -> None:
+        if self.validate:
+            kept_names = [name for aid, name, _ in msg.files
+                          if "attachments" not in body or body["attachments"] is None
+                          or str(aid) in {str(a.get("id")) for a in body["attachments"]}]
+            embeds = (body["embeds"] or []) if "embeds" in body else msg.embeds
+            problems = contract.attachment_problems(embeds, kept_names + [name for name, _ in files])
+            if problems:
+                self._refuse("PATCH" if not creating else "POST", f"message {msg.id}", problems)
         if "content" in body:
             msg.content = body["content"] or ""
         if "embeds" in body:
@@ -1249,6 +1262,7 @@ class DiscordHarness:
                 call.status = status
                 raise http_error(status, code, message)
         try:
+            self._check_contract(method, path, body, files)
             handler, match = self._route(method, path)
             result = handler(match, body, files, params or {})
         except discord.HTTPException as exc:
@@ -1257,6 +1271,20 @@ class DiscordHarness:
         if result is None:
             call.status = 204
         return result
+
+    def _check_contract(self, method: str, path: str, body: Any, files: list[tuple[str, bytes]]) -> None:
+        """Discord's published description of the call, and what it cannot say (contract.py):
+        a violation is answered as Discord would (400, 50035) and fails the test."""
+        if not self.validate:
+            return
+        problems = contract.problems(method, path, body)
+        if problems:
+            self._refuse(method, path, problems)
+
+    def _refuse(self, method: str, path: str, problems: list[str]) -> None:
+        text = f"Discord would refuse {method} {path}: " + "; ".join(problems)
+        self._error(text)
+        raise http_error(400, 50035, "Invalid Form Body: " + "; ".join(problems))
 
     def _route(self, method: str, path: str) -> tuple[Callable[..., Any], re.Match[str]]:
         for route_method, pattern, handler in _ROUTES:
