@@ -1,7 +1,10 @@
-"""python -m bot (or `pantheon`): run the Discord bot.
+"""Pantheon's command: `python -m bot`, installed as `pantheon`, `scripts/run` in a checkout.
+
+python -m bot: run the Discord bot.
 python -m bot play GAME ...: a game in the terminal (the local table; play --help for options).
 python -m bot health: whether the running bot is connected (reads HEARTBEAT_PATH).
-python -m bot migrate --to postgresql://...: copy the data into PostgreSQL (migrate --help)."""
+python -m bot migrate --to postgresql://...: copy the data into PostgreSQL (migrate --help).
+python -m bot preview GAME: what players see in a scripted game, as HTML (preview --help)."""
 
 from __future__ import annotations
 
@@ -10,16 +13,14 @@ import logging
 import os
 import sys
 
-from bot.config import Settings
+from bot.config import Settings, invoked_as
 
 NO_TOKEN = """\
 Pantheon needs a Discord bot token to connect, and DISCORD_TOKEN is not set.
 
 To get one:
   1. Open https://discord.com/developers/applications and create an application.
-  2. In "Bot", reset and copy the token; put it in a file named .env here:
-         DISCORD_TOKEN=your-token
-     (copy .env.example to start from every setting).
+  2. In "Bot", reset and copy the token; {where}
   3. In "OAuth2 > URL Generator" tick the scopes bot and applications.commands and the
      permissions Send Messages, Send Messages in Threads, Embed Links, Attach Files and
      Read Message History; open the URL to invite the bot to your server.
@@ -28,22 +29,33 @@ No token yet? Try a game in the terminal on the local table:
 {examples}
 """
 
-IN_DOCKER = """
-In Docker, pass the token to the container: docker run -e DISCORD_TOKEN=your-token ...
-"""
+IN_A_FILE = """put it in a file named .env here:
+         DISCORD_TOKEN=your-token
+     (copy .env.example to start from every setting)."""
+IN_DOCKER = """pass it to the container:
+         docker run -e DISCORD_TOKEN=your-token -v pantheon-data:/data pantheon"""
 
 
 def no_token_message() -> str:
-    """The help for a missing token, with a local-table line for every installed game."""
+    """The help for a missing token, with a local-table line for every installed game, each
+    written with the command that was run (`pantheon`, `python -m bot`, `scripts/run`, the
+    image's `docker run ...`)."""
     from rules import GAMES
 
+    command = invoked_as()
+    width = max((len(g) for g in GAMES), default=0)
     examples = "\n".join(
-        f"     scripts/run play {game_id:<16} # {game.name}, {_players(game)}"
+        f"     {command} play {game_id:<{width}}  # {game.name}, {_players(game)}"
         for game_id, game in GAMES.items())
-    text = NO_TOKEN.format(examples=examples)
-    if os.path.exists("/.dockerenv"):
-        text += IN_DOCKER
-    return text
+    where = IN_DOCKER if command.startswith("docker ") else IN_A_FILE
+    return NO_TOKEN.format(where=where, examples=examples)
+
+
+def usage() -> str:
+    """The module's help, with the command that was run."""
+    command = invoked_as()
+    return "\n".join(command + line.removeprefix("python -m bot") if line.startswith("python -m bot")
+                     else line for line in (__doc__ or "").splitlines())
 
 
 def _players(game) -> str:
@@ -81,6 +93,10 @@ def health(settings: Settings) -> int:
     connected to Discord), 1 otherwise, with one line saying why. The Docker health check."""
     import time
 
+    problem = load_games(settings)  # bot.app loads them: a broken pack is told, not a traceback
+    if problem:
+        print(problem, file=sys.stderr)
+        return 1
     from bot.app import HEARTBEAT_STALE
 
     path = settings.heartbeat_path
@@ -102,7 +118,7 @@ def health(settings: Settings) -> int:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in {"-h", "--help"}:
-        print(__doc__)
+        print(usage())
         return 0
     try:
         settings = Settings()
@@ -123,6 +139,10 @@ def main(argv: list[str] | None = None) -> int:
         from bot.local import main as play
 
         return play(argv[1:])
+    if argv and argv[0] == "preview":  # the developers' preview (bot/preview), from a checkout
+        from bot.preview import main as preview
+
+        return preview(argv[1:])
     logging.basicConfig(level=settings.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if not settings.discord_token:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import sys
 from pathlib import Path
 
 from pydantic import Field, field_validator, model_validator
@@ -24,6 +27,40 @@ def parse_shard_ids(text: str) -> list[int]:
     if not out:
         raise ValueError("SHARD_IDS lists no shard")
     return out
+
+
+COMMAND_VARIABLE = "PANTHEON_COMMAND"
+"""Set by the launchers that wrap the program (scripts/run, the Docker image) to the command
+their user types, which the program cannot see for itself."""
+
+
+def invoked_as() -> str:
+    """The command the user ran to start this program, for the guides to repeat: what a
+    launcher put in PANTHEON_COMMAND (`scripts/run`, the image's `docker run ...`), `pantheon`
+    for the installed command, or `python -m bot` (with the interpreter's path when a bare
+    `python` would be another one)."""
+    given = " ".join(os.environ.get(COMMAND_VARIABLE, "").split())
+    if given:
+        return given[:120]
+    script = sys.argv[0] if sys.argv and sys.argv[0] else ""
+    if Path(script).stem == "pantheon":
+        found = shutil.which("pantheon")
+        same = found is not None and Path(found).resolve() == Path(script).resolve()
+        return "pantheon" if same else script[:120]
+    return f"{_python()} -m bot"
+
+
+def _python() -> str:
+    """How to name this interpreter: `python` when that is what PATH finds, else its path
+    (relative to this folder when it is under it, as `.venv/bin/python`)."""
+    here = Path(sys.executable).absolute()
+    found = shutil.which("python")
+    if found is not None and Path(found).absolute() == here:
+        return "python"
+    try:
+        return str(here.relative_to(Path.cwd()))
+    except ValueError:
+        return str(here)[:120]
 
 
 class Settings(BaseSettings):

@@ -4,8 +4,11 @@ service and SQLite file as the Discord bot.
     python -m bot play GAME [--players N] [--bots N] [--seed S] [--option k=v] [--save NAME] [--new]
     python -m bot play --list
 
+(or `pantheon play ...`, `scripts/run play ...`: what it prints names the command that was run).
+
 Each game has its own save, and `--save NAME` keeps more (one game each): an unfinished game is
-resumed next time, and a save is only ever ended by `--new` (said aloud), never by another game.
+resumed next time, and a save is only ever ended by `--new` (said aloud), never by another game,
+and only once the new game is known to start (its options, its seats).
 Each save is a channel of no server, numbered below zero, where no Discord channel can be.
 """
 
@@ -22,10 +25,12 @@ from collections import Counter
 
 import rules
 from bot import table
-from bot.config import Settings
+from bot.config import Settings, invoked_as
 from bot.sessions import ServiceError, SessionService
 from bot.store import Store, StoreError
+from bot.terminal import payload_text, plain
 from rules.core import Game, IllegalAction, name_players, new_seed
+from rules.core.text import count
 
 LOCAL_GUILD = None
 LOCAL_USER = 1
@@ -39,7 +44,8 @@ _ALPHABET = "-0123456789abcdefghijklmnopqrstuvwxyz"
 MOVE_MAX = 40
 """The longest typed move read, as /move reads it."""
 EVENTS_SHOWN = 16
-"""Past this many lines for one move (automatic players finishing a game), a summary."""
+"""Past this many lines for one move of automatic players finishing a game alone (nobody at the
+keyboard is left in it), a summary; while a person plays, every line is shown."""
 KEPT_KINDS = {"eliminated"}
 """Events a summary still shows (a player out of the game)."""
 
@@ -76,7 +82,7 @@ def save_name(channel_id: int, game_id: str) -> str | None:
 
 
 def resume_command(game_id: str, name: str) -> str:
-    return f"scripts/run play {game_id}" + ("" if name == game_id else f" --save {name}")
+    return f"{invoked_as()} play {game_id}" + ("" if name == game_id else f" --save {name}")
 
 
 def _ask(prompt: str) -> str:
@@ -105,19 +111,21 @@ async def play(args: argparse.Namespace, settings: Settings, ask=_ask, out=print
     try:
         channel = save_channel(args.game, name)
         session = await _saved(svc, args.game, name)
-        if session is not None and session.status == "lobby":  # a start that never finished
-            await svc.end(session.id, session.host_id, can_manage=True)
-            session = None
-        if session is not None and session.game_id != args.game:
+        if session is not None and session.status != "lobby" and session.game_id != args.game:
             raise ServiceError(f"The save `{name}` holds a game of {session.game().name}: resume it with "
                                f"`{resume_command(session.game_id, name or session.game_id)}`, or "
                                f"choose another --save name (play --list shows them).")
+        options: dict[str, str] = {}
+        if session is None or session.status == "lobby" or args.new:
+            options = check_new_game(args)  # everything a new game could refuse, before ending any
+        if session is not None and session.status == "lobby":  # a start that never finished
+            await svc.end(session.id, session.host_id, can_manage=True)
+            session = None
         if session is not None and args.new:
             await svc.end(session.id, session.host_id, can_manage=True)
             out(f"Ended game #{session.id} of {session.game().name} (--new).")
             session = None
         if session is None:
-            options = parse_options(args.option)
             session = await svc.open_lobby(guild_id=LOCAL_GUILD, channel_id=channel, game_id=args.game,
                                            host_id=LOCAL_USER, host_name="Player 1",
                                            options={**options, "turn_timer": "0"})
@@ -127,7 +135,7 @@ async def play(args: argparse.Namespace, settings: Settings, ask=_ask, out=print
                 session = await svc.add_bot(session.id, 1)
             result = await svc.start(session.id, LOCAL_USER)
             session = result.session
-            _print_events(out, session, result.events, None)
+            _print_events(out, session, result.events, None, people_in_game(session))
         else:
             out(f"Resuming game #{session.id} of {session.game().name} (save "
                 f"{save_name(session.channel_id, session.game_id)}; --new to start over).")
@@ -151,11 +159,11 @@ async def list_saves(settings: Settings, out=print) -> int:
             waiting = ", ".join(names.get(p, p) for p in game.to_act(state)) or "nobody"
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(session.updated_at))
             people = sum(1 for s in session.seats if s.user_id is not None and not s.auto)
-            rows.append(f"  {name:<13} {game.name}, game #{session.id}, {len(session.seats)} seats "
+            rows.append(f"  {name:<13} {game.name}, game #{session.id}, {count(len(session.seats), 'seat')} "
                         f"({people} at the keyboard), {waiting} to play, last move {when}\n"
                         f"  {'':<13} {resume_command(session.game_id, name)}")
         if not rows:
-            out("No saved local game. Start one: scripts/run play GAME (play --help).")
+            out(f"No saved local game. Start one: {invoked_as()} play GAME (play --help).")
             return 0
         out("Saved local games (--new ends one and starts over):")
         for row in rows:
@@ -182,6 +190,28 @@ def options_help() -> str:
     return "\n".join(lines)
 
 
+def check_new_game(args: argparse.Namespace) -> dict[str, str]:
+    """The options of the game `args` asks for, once everything that could refuse to start it
+    has been asked: the options and their values, the number of seats, the game's own setup
+    (played once on a throwaway seed). ServiceError with the reason otherwise, so that `--new`
+    never ends a save for a game that cannot start."""
+    options = parse_options(args.option)
+    game = rules.get_game(args.game)
+    seats = args.players + args.bots
+    try:
+        resolved = game.resolve_options(options)
+        if args.players < 1 or args.bots < 0:
+            raise IllegalAction("--players is at least 1 (you) and --bots at least 0.")
+        if seats > game.max_players:
+            raise IllegalAction(f"{game.name} seats at most {game.max_players} "
+                                f"(--players {args.players} and --bots {args.bots} make {seats}).")
+        game.check_players(seats)
+        game.start([str(i) for i in range(1, seats + 1)], resolved, 0)
+    except IllegalAction as exc:
+        raise ServiceError(exc.message) from None
+    return options
+
+
 def parse_options(given: list[str]) -> dict[str, str]:
     """`--option key=value` pairs; ServiceError (one line) for one without `=`."""
     out: dict[str, str] = {}
@@ -194,13 +224,31 @@ def parse_options(given: list[str]) -> dict[str, str]:
     return out
 
 
-def _print_events(out, session, events, player) -> None:
-    """The events this player may see, one a line; when automatic players go on alone (the only
-    person is out of the game), the first lines, a count of the rest by kind, and the last."""
-    names = session.names()
+def people_in_game(session) -> set[str]:
+    """The seats of the people at this keyboard (every seat no automatic player has)."""
+    return {s.player_id for s in session.seats if s.user_id is not None and not s.auto}
+
+
+def _print_events(out, session, events, player, present: set[str]) -> None:
+    """The events this player may see, one a line. While somebody at the keyboard is in the game
+    (`present`, the people not yet out; updated here) every line is shown: scoring, damage, what
+    the next player needs. Once the last of them is out, what the automatic players do alone is
+    summarised past EVENTS_SHOWN lines: the first lines, a count of the rest by kind, every
+    player out, and the last lines."""
+    names, users = session.names(), _users(session)
     shown = [e for e in events if e.kind != "game_over"  # the table's result panel says it, once
              and (e.visible_for(player) or e.visible_for(None))]
-    lines = ["  • " + _unmention(session, name_players(e.text, names)) for e in shown]
+    lines = ["  • " + plain(name_players(e.text, names), users).replace("/move ", "type ")
+             for e in shown]
+    alone_from = len(shown) if present else 0
+    for i, e in enumerate(shown):
+        if e.kind == "eliminated" and present and e.data.get("player") in present:
+            present.discard(e.data["player"])
+            if not present:
+                alone_from = i + 1
+    for line in lines[:alone_from]:
+        out(line)
+    shown, lines = shown[alone_from:], lines[alone_from:]
     if len(lines) <= EVENTS_SHOWN:
         for line in lines:
             out(line)
@@ -221,22 +269,14 @@ def _print_events(out, session, events, player) -> None:
         out(line)
 
 
-_BOLD = re.compile(r"\*\*([^*\n]{1,200})\*\*")
-_TIME = re.compile(r"<t:\d{1,12}:R>")
-_CHANNEL = re.compile(r"<#\d{1,20}>")
+def _users(session) -> dict[str, str]:
+    """User id -> name, for the mentions in the bot's text."""
+    return {str(s.user_id): s.name for s in session.seats if s.user_id is not None}
 
 
-def _plain(text: str) -> str:
-    return _BOLD.sub(r"\1", text).replace("`", "")
-
-
-def _unmention(session, text: str) -> str:
-    """Text written for Discord, for the terminal: mentions as the players' names, no bold
-    marks, backticks, timestamps or channel links."""
-    names = {str(s.user_id): s.name for s in session.seats if s.user_id is not None}
-    text = re.sub(r"<@(\d{1,20})>", lambda m: names.get(m.group(1), m.group(0)), text)
-    text = _BOLD.sub(r"\1", text).replace("`", "").replace("/move ", "type ")
-    return _CHANNEL.sub("this table", _TIME.sub("soon", text))
+def _text(session, payload: table.Payload) -> str:
+    """A message for the terminal: markdown read plain, mentions as names, pictures named."""
+    return payload_text(payload.content, payload.panels, _users(session)).replace("/move ", "type ")
 
 
 def typed_moves(game: Game) -> bool:
@@ -244,32 +284,79 @@ def typed_moves(game: Game) -> bool:
     return type(game).parse_move_text is not Game.parse_move_text
 
 
+def _hot_seat(session) -> bool:
+    """Two or more people share the keyboard in a game with hands to hide."""
+    return session.game().has_private_view and len(people_in_game(session)) > 1
+
+
+def _choices(session, pid: str, focus: str | None) -> list[tuple]:
+    """The menu: (seat, action) pairs, the action None for handing the keyboard over. `pid` is
+    the player to act; `focus` another person at the keyboard who may react and has it now. In
+    hot-seat another person's reactions are theirs to see: the menu offers to pass them the
+    keyboard (and them to give it back), never their moves."""
+    game, state, names = session.game(), session.state(), session.names()
+    people = {s.player_id: s for s in session.seats if s.user_id is not None and not s.auto}
+    viewer = focus or pid
+    choices: list[tuple] = [(people[viewer], a) for a in
+                            table.named_actions(game.legal_actions(state, viewer), names)]
+    if focus is not None:
+        return choices + [(people[pid], None)]
+    for other in game.may_act(state):
+        if other != pid and other in people:
+            if _hot_seat(session):
+                choices.append((people[other], None))
+            else:
+                choices += [(people[other], a)
+                            for a in table.named_actions(game.legal_actions(state, other), names)]
+    return choices
+
+
 async def _loop(svc: SessionService, session_id: int, ask, out) -> int:
+    session = await svc.get(session_id)
+    present = people_in_game(session)
+    at_keyboard = str(LOCAL_USER)  # whoever typed the command: Player 1
+    focus: str | None = None  # another person at the keyboard, reacting out of turn
     while True:
         session = await svc.get(session_id)
-        out("\n" + _unmention(session, table.table_payload(session).text()))
         game, state = session.game(), session.state()
+        names = session.names()
+        waiting = [p for p in game.to_act(state) if (s := session.seat(p)) and not s.auto]
+        if focus is not None and focus not in game.may_act(state):
+            focus = None
+        viewer = focus or (waiting[0] if waiting else None)
+        if (_hot_seat(session) and viewer is not None and viewer != at_keyboard
+                and game.result(state) is None and session.status == "active"):
+            # hot-seat: a hand is shown only once its player sits at the keyboard
+            answer = ask(f"\nPass the keyboard to {names.get(viewer, viewer)}, then press "
+                         "Enter (q to quit, the game is saved): ").strip()
+            if answer.lower() in {"q", "quit", "exit"}:
+                out("Saved. Run the same command again to go on.")
+                return 0
+            at_keyboard = viewer
+        out("\n" + _text(session, table.table_payload(session)))
         if game.result(state) is not None or session.status != "active":
             return 0
-        waiting = [p for p in game.to_act(state) if (s := session.seat(p)) and not s.auto]
-        if not waiting:
+        if not waiting or viewer is None:
             out("Nobody can act; the game cannot go on.")
             return 1
         pid = waiting[0]
         if game.has_private_view:
-            out("\n" + _unmention(session, table.private_payload(session, pid).text()))
-        # the player to act, then the reactions other people at this keyboard may make now
-        people = {s.player_id: s for s in session.seats if s.user_id is not None and not s.auto}
-        first = people[pid]
-        choices = [(first, a) for a in game.legal_actions(state, pid)]
-        for other in game.may_act(state):
-            if other != pid and other in people:
-                choices += [(people[other], a) for a in game.legal_actions(state, other)]
-        typed = typed_moves(game)
+            mine = "\n" + _text(session, table.private_payload(session, viewer))
+            if _hot_seat(session):  # say whose view this is
+                mine = f"\n— {names.get(viewer, viewer)} only —" + mine
+            out(mine)
+        choices = _choices(session, pid, focus)
+        first = session.seat(viewer)
+        assert first is not None
+        typed = typed_moves(game) and focus is None
         out(f"\n{first.name}, choose" + (" or type a move" if typed else "")
             + " (q to quit, the game is saved):")
         for i, (by_seat, a) in enumerate(choices, 1):
-            group = f"[{a.group}] " if a.group else ""
+            if a is None:
+                out(f"  {i:>2}. " + (f"({by_seat.name} may react) Pass the keyboard to {by_seat.name}"
+                                     if focus is None else f"Done: back to {by_seat.name}"))
+                continue
+            group = f"[{name_players(a.group, names)}] " if a.group else ""
             by = "" if by_seat is first else f"({by_seat.name} may react) "
             out(f"  {i:>2}. {by}{group}{a.label}")
         answer = ask("> ").strip()
@@ -277,12 +364,15 @@ async def _loop(svc: SessionService, session_id: int, ask, out) -> int:
             out("Saved. Run the same command again to go on.")
             return 0
         if typed and answer and not answer.isdigit():
-            await _typed_move(svc, session, first, answer, out)
+            await _typed_move(svc, session, first, answer, out, present)
             continue
         if not answer.isdigit() or not 1 <= int(answer) <= len(choices):
             out(f"Type a number from 1 to {len(choices)}" + (", or a move" if typed else "") + ".")
             continue
         chooser, action = choices[int(answer) - 1]
+        if action is None:  # the keyboard goes to another person (or back)
+            focus = None if focus is not None else chooser.player_id
+            continue
         pid = chooser.player_id
         assert chooser.user_id is not None
         text = None
@@ -294,10 +384,10 @@ async def _loop(svc: SessionService, session_id: int, ask, out) -> int:
         except (ServiceError, IllegalAction) as exc:
             out(f"! {getattr(exc, 'message', exc)}")
             continue
-        _print_events(out, result.session, result.events, pid)
+        _print_events(out, result.session, result.events, pid, present)
 
 
-async def _typed_move(svc: SessionService, session, seat, text: str, out) -> None:
+async def _typed_move(svc: SessionService, session, seat, text: str, out, present: set[str]) -> None:
     """A move typed at the prompt (`b3 c5`, or `/move b3 c5`), read by the parser /move uses."""
     text = text.removeprefix("/move").strip()
     if len(text) > MOVE_MAX:
@@ -310,7 +400,7 @@ async def _typed_move(svc: SessionService, session, seat, text: str, out) -> Non
     except (ServiceError, IllegalAction) as exc:
         out(f"! {getattr(exc, 'message', exc)}")
         return
-    _print_events(out, result.session, result.events, seat.player_id)
+    _print_events(out, result.session, result.events, seat.player_id, present)
 
 
 def _interrupt(signum: int, frame: object) -> None:
@@ -319,7 +409,7 @@ def _interrupt(signum: int, frame: object) -> None:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m bot play", description="Play a game in the terminal.",
+        prog=f"{invoked_as()} play", description="Play a game in the terminal.",
         epilog=options_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("game", nargs="?", choices=sorted(rules.GAMES))
     parser.add_argument("--list", action="store_true", help="the saved local games, and how to resume each")
@@ -343,7 +433,7 @@ def main(argv: list[str]) -> int:
     game = rules.get_game(args.game)
     if args.rules:
         for page in game.rules_pages():
-            print(f"== {page.title} ==\n{_plain(page.body)}\n")
+            print(f"== {page.title} ==\n{plain(page.body)}\n")
         return 0
     if args.bots is None:
         args.bots = max(0, game.min_players - args.players)

@@ -97,17 +97,19 @@ class DeathlyThronesRenderer(GameRenderer[RunView]):
 
     # --- pieces ------------------------------------------------------------
     def _event_text(self, view: RunView) -> str:
+        # the table's result panel says how the run ended ("wins", "dies on step"): the run's
+        # panel does not say it a second time
         if view.outcome == "won":
-            return f"👑 **The throne is yours.**\n{view.throne}"
+            return f"👑 {view.throne}" if view.throne else "👑"
         if view.current is None:
             return f"Ξ *{view.intro}*\n\n**Draw a step card** to set out."
         ev = view.current
         lines = [f"**Step {ev.step} · {ICONS[ev.type]} {ev.name}**"]
         if ev.text:
             lines.append(ev.text)
-        if view.outcome == "dead":
-            lines.append(f"💀 **{who(view.player)} has fallen.** The run ends on step {view.position}.")
-        elif view.phase in ("fight", "choose"):
+        if view.outcome == "dead":  # the step it ended on, as it was; the result panel says the rest
+            return "\n".join(lines)
+        if view.phase in ("fight", "choose"):
             lines.append("**Draw battle cards** to fight." if view.phase == "fight"
                          else "**Choose** where the damage lands.")
         elif view.note:

@@ -1,8 +1,9 @@
 """Finding and validating content files.
 
-Shipped content lives in `content/<game>/`. A server may set CONTENT_DIR to a
-folder of its own with the same layout: a file there with the same relative path
-replaces the shipped one, a new file adds to it.
+Shipped content lives in `content/<game>/` of the checkout; an installed wheel carries the
+same folder as `rules/content/` (setup.py maps it), found beside the code. A server may set
+CONTENT_DIR to a folder of its own with the same layout: a file there with the same relative
+path replaces the shipped one, a new file adds to it.
 """
 
 from __future__ import annotations
@@ -16,7 +17,16 @@ from typing import Generic, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
-SHIPPED = Path(__file__).resolve().parents[2] / "content"
+
+def _shipped() -> Path:
+    """The shipped content: the copy an installed wheel carries inside the `rules` package, or
+    else the checkout's `content/` beside the packages (a source tree, an editable install)."""
+    here = Path(__file__).resolve()
+    packaged = here.parents[1] / "content"
+    return packaged if packaged.is_dir() else here.parents[2] / "content"
+
+
+SHIPPED = _shipped()
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -15,6 +15,7 @@ from bot.sessions import ServiceError
 def test_without_a_token_it_explains_and_exits_nonzero(monkeypatch, capsys, tmp_path):
     monkeypatch.chdir(tmp_path)  # no .env here
     monkeypatch.setenv("DISCORD_TOKEN", "")
+    monkeypatch.setenv("PANTHEON_COMMAND", "scripts/run")  # as scripts/run sets it
     assert main([]) == 2
     err = capsys.readouterr().err
     assert "DISCORD_TOKEN" in err and "Traceback" not in err
@@ -108,10 +109,13 @@ async def test_local_table_plays_hot_seat_to_the_end_and_resumes(tmp_path):
     answers = iter(["1", "q"])
     assert await play(_args(), settings, ask=lambda _: next(answers), out=out.append) == 0
     assert any("Saved" in line for line in out)
-    # the next run resumes the same game and plays it out
+    # the next run resumes the same game and plays it out (Enter when the keyboard is passed)
     out2: list[str] = []
     answers2 = iter(["9", "x", "1", "1", "1", "1", "1", "1"])
-    assert await play(_args(), settings, ask=lambda _: next(answers2), out=out2.append) == 0
+
+    def ask2(prompt: str) -> str:
+        return "" if "Pass the keyboard" in prompt else next(answers2)
+    assert await play(_args(), settings, ask=ask2, out=out2.append) == 0
     text = "\n".join(out2)
     assert "Resuming game" in text
     assert "Type a number" in text  # 9 and x are not choices
@@ -303,9 +307,10 @@ async def _quit(settings, **kw) -> str:
     return "\n".join(out)
 
 
-async def test_local_saves_are_kept_side_by_side_and_listed(tmp_path):
+async def test_local_saves_are_kept_side_by_side_and_listed(tmp_path, monkeypatch):
     from bot.local import list_saves
 
+    monkeypatch.setenv("PANTHEON_COMMAND", "scripts/run")  # as scripts/run sets it
     settings = Settings(database_path=tmp_path / "local.db", discord_token="")
     await _quit(settings)  # test-high-card's own save
     await _quit(settings, game="deathly-thrones", players=1, option=[])

@@ -89,10 +89,7 @@ def test_whole_runs_render_within_discord_limits():
                 assert all(len(f.value) <= FIELD_VALUE_MAX for f in panel.fields)
                 assert len(panel.fields) <= 25
         text = to_text(renderer().table(GAME.view(s, None), CTX)[0].named(CTX.names))
-        if GAME.result(s).winners:
-            assert "throne is yours" in text
-            endings.add("won")
-        else:
-            assert "Ann has fallen" in text
-            endings.add("dead")
+        # how the run ended is the table's result panel's to say, once (bot/table.py)
+        assert "throne is yours" not in text and "has fallen" not in text
+        endings.add("won" if GAME.result(s).winners else "dead")
     assert endings == {"won", "dead"}
