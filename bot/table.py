@@ -179,14 +179,16 @@ def table_payload(session: Session, events: list[Event] | None = None,
     ctx = _ctx(session)
     panels = list(renderer.table(session.view(None), ctx))
     public_events = told(session, [e for e in (events or []) if e.visible_for(None)], events is not None)
+    result = game.result(state)
     if public_events:
         event_panels = renderer.events(public_events, ctx)
         panels += event_panels
         shown = "\n".join(p.description + "\n" + "\n".join(f.value for f in p.fields) for p in event_panels)
+        if result is not None:  # the game-over panel tells the ending: Latest does not repeat it
+            shown += "\n" + result.summary
         latest = latest_panel(session, public_events, shown)
         if latest:
             panels.append(latest)
-    result = game.result(state)
     lines: list[str] = []
     if result is not None:
         panels.insert(0, Panel(title=f"🏆 {game.name}: game over", description=result.summary,

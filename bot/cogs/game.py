@@ -13,7 +13,7 @@ from bot.render import Panel
 from bot.render.discord import to_embed
 from bot.render.panel import clip
 from bot.sessions import ServiceError
-from rules.core import IllegalAction, who
+from rules.core import IllegalAction, name_players
 from rules.core.text import escape_markdown
 
 OPTIONS_MAX = 300
@@ -47,17 +47,49 @@ def parse_options(text: str | None) -> dict[str, str]:
 
 LOG_LINE_MAX = 260
 """15 log lines of at most this length fit one embed description."""
+LOG_READ = 60
+"""Log entries read for one `/game log`: the steps that told the reader nothing are left out."""
+LOG_SHOWN = 15
+_ENDED = (".", "!", "?", "…", ":")
 
 
-def log_line(entry, viewer: str | None) -> str:
-    """One log entry as `viewer` may read it: the events they may see, else a neutral line.
-    Never the action key: it may name a card the viewer must not know."""
+def join_events(texts: list[str]) -> str:
+    """One action's event lines as one log line: a line that ends its sentence is followed by a
+    space, any other by "; " (never ".;")."""
+    out = ""
+    for text in texts:
+        text = text.strip()
+        if not text:
+            continue
+        if out:
+            out += " " if out.rstrip("*_)\"'").endswith(_ENDED) else "; "
+        out += text
+    return out
+
+
+def clip_line(text: str, limit: int = LOG_LINE_MAX) -> str:
+    """`text` within `limit` characters, cut at a word, never inside a pair of markdown marks."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    if space > limit // 2:
+        cut = cut[:space]
+    for mark in ("**", "__", "~~", "||", "`"):
+        while cut.count(mark) % 2:
+            cut = cut[: cut.rfind(mark)]
+    return cut.rstrip(" ;,") + "…"
+
+
+def log_line(entry, viewer: str | None, names: dict[str, str] | None = None) -> str | None:
+    """One log entry as `viewer` may read it, with the players' names: the events they may see,
+    or None when they may see none (a step of a choice, a card drawn by another player: the
+    reader is told nothing, so no line tells that something hidden happened). Never the action
+    key: it may name a card the viewer must not know."""
     texts = [ev.text for ev in entry.events if ev.visible_for(viewer)]
-    if texts:
-        return "; ".join(texts)
-    if entry.player_id is not None:
-        return f"{who(entry.player_id)} made a choice."
-    return "The table moved on."
+    if not texts:
+        return None
+    return clip_line(name_players(join_events(texts), names or {}))
 
 
 def unknown_game(game_id: str) -> ServiceError:
@@ -172,14 +204,15 @@ class GameCog(commands.Cog):
     async def log(self, interaction: discord.Interaction) -> None:
         async def run():
             session = await self._session_here(interaction, finished=True)
-            entries = await self.service.recent_log(session.id, limit=15)
+            entries = await self.service.recent_log(session.id, limit=LOG_READ)
             seat = session.seat_of_user(interaction.user.id)
             viewer = seat.player_id if seat else None
-            lines = [f"`{e.version:>3}` " + clip(log_line(e, viewer), LOG_LINE_MAX) for e in entries]
             names = session.names()
+            told = [(e.version, log_line(e, viewer, names)) for e in entries]
+            lines = [f"`{version:>3}` {line}" for version, line in told if line][-LOG_SHOWN:]
             panel = Panel(title=f"{session.game().name}: last moves",
-                          description="\n".join(lines) or "Nothing has happened yet.",
-                          colour=session.game().colour).named(names)
+                          description="\n".join(lines) or "Nothing to show yet.",
+                          colour=session.game().colour)
             await interaction.response.send_message(embed=to_embed(panel), ephemeral=True)
         await self._guard(interaction, run())
 

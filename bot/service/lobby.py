@@ -20,6 +20,7 @@ from bot.service.base import (
 from bot.store import ChannelBusy
 from rules import GAMES, get_game
 from rules.core.game import Game, IllegalAction
+from rules.core.text import count
 
 
 class LobbyService(ServiceBase):
@@ -85,7 +86,7 @@ class LobbyService(ServiceBase):
             if s.seat_of_user(user_id) is not None:
                 raise ServiceError("You are already at this table.")
             if len(s.seats) >= game.max_players:
-                raise ServiceError(f"The table is full ({game.max_players} seats).")
+                raise ServiceError(f"The table is full ({count(game.max_players, 'seat')}).")
             s.seats.append(Seat(position=len(s.seats), player_id=str(user_id), name=name,
                                 user_id=user_id))
         return await self._lobby_change(session_id, change)
@@ -108,7 +109,7 @@ class LobbyService(ServiceBase):
         def change(s: Session, game: Game) -> None:
             self.require_host(s, by_user_id, what="add an automatic player")
             if len(s.seats) >= game.max_players:
-                raise ServiceError(f"The table is full ({game.max_players} seats).")
+                raise ServiceError(f"The table is full ({count(game.max_players, 'seat')}).")
             used = {x.player_id for x in s.seats}
             n = next(i for i in range(1, len(used) + 2) if f"bot-{i}" not in used)
             s.seats.append(Seat(position=len(s.seats), player_id=f"bot-{n}", name=f"Automaton {n}",
