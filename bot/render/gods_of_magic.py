@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.render.base import GameRenderer, RenderContext
 from bot.render.panel import DESCRIPTION_MAX, FIELD_VALUE_MAX, Panel
 from rules.core import Event, who
-from rules.core.text import escape_markdown
+from rules.core.text import count, escape_markdown
 from rules.gods_of_magic.content import CardDef, Suit
 from rules.gods_of_magic.state import Imagined, MagicRoll
 from rules.gods_of_magic.view import GomView, RealmView
@@ -105,25 +105,35 @@ class GodsOfMagicRenderer(GameRenderer[GomView]):
             desc += "\n\n🎯 Chosen: " + ", ".join(card_text(c) for c in view.pending_private)
         if view.viewer in view.to_act:
             desc += f"\n\n{view.prompt}"
-        return Panel(title=f"Your hand ({len(hand)} cards)", description=desc[:DESCRIPTION_MAX],
+        return Panel(title=f"Your hand ({count(len(hand), 'card')})", description=desc[:DESCRIPTION_MAX],
                      colour=self.game.colour)
 
     def events(self, events: list[Event], ctx: RenderContext) -> list[Panel]:
+        """A dice panel per roll or Imagination; a rule's text is told once per move (two rolls
+        of one move that land on the same face, or an Imagination and the roll it makes)."""
+        from rules.gods_of_magic.state import MAGIC_NAMES, MAGIC_TEXT
+
         out = []
+        told: set[str] = set()
+
+        def rule(text: str) -> str:
+            if text in told:
+                return ""
+            told.add(text)
+            return "\n" + text
+
         for e in events:
             if e.kind == MagicRoll.kind:
                 roll = MagicRoll.of(e)
                 out.append(Panel(
                     title=f"🎲 {FACES.get(roll.face, roll.face)}  {roll.name}",
-                    description=f"{who(roll.player)} rolls **{roll.face}** on the Magic Table.\n{roll.effect}",
+                    description=f"{who(roll.player)} rolls **{roll.face}** on the Magic Table.{rule(roll.effect)}",
                     colour=self.game.colour))
             elif e.kind == Imagined.kind:
-                from rules.gods_of_magic.state import MAGIC_NAMES, MAGIC_TEXT
-
                 imagined = Imagined.of(e)
                 n = imagined.result
                 out.append(Panel(title=f"💭 Imagination → {MAGIC_NAMES[n]}",
-                                 description=f"{who(imagined.player)} imagines {MAGIC_NAMES[n]}.\n{MAGIC_TEXT[n]}",
+                                 description=f"{who(imagined.player)} imagines {MAGIC_NAMES[n]}.{rule(MAGIC_TEXT[n])}",
                                  colour=self.game.colour))
         return out
 

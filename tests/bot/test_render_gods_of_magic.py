@@ -84,3 +84,22 @@ def test_dice_roll_gets_its_own_panel():
     first = panels[0]
     assert rolls[0].data["name"] in first.title and rolls[0].data["effect"] in first.description
     assert R.events([e for e in events if e.kind != "magic_roll" and e.kind != "imagination"], RenderContext()) == []
+
+
+def test_a_rule_text_is_told_once_per_move():
+    """Two rolls of one move on the same face (or an Imagination and its roll): the second panel
+    names the roll without repeating the rule."""
+    s, events = _played(2, 4, 30)
+    roll = next(e for e in events if e.kind == "magic_roll")
+    first, second = R.events([roll, roll], RenderContext())
+    effect = roll.data["effect"]
+    assert effect in first.description and effect not in second.description
+    assert "rolls" in second.description
+
+
+def test_the_hand_title_counts_in_words():
+    s, _ = _played(2, 4, 0)
+    view = G.view(s, "p0")
+    one = view.model_copy(update={"hand": view.hand[:1]})
+    assert R.private(one, RenderContext()).title == "Your hand (1 card)"
+    assert R.private(view, RenderContext()).title == f"Your hand ({len(view.hand)} cards)"
