@@ -13,6 +13,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from bot.config import invoked_as
 from bot.store import Store, StoreError, describe
 
 
@@ -43,7 +44,7 @@ async def copy_database(source: str | Path, target: str | Path, *, out=sys.stdou
 
 async def main(argv: list[str], default_source: str | Path) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m bot migrate",
+        prog=f"{invoked_as()} migrate",
         description="Copy the bot's data (by default the configured database) into another, "
                     "empty database and verify the row counts.")
     parser.add_argument("--to", required=True, metavar="URL",
