@@ -38,7 +38,9 @@ def _idea() -> RulesPage:
         "one, every seat votes at the same time for where to go; the area with the most votes wins, "
         "and on a tie the choice of the first seat (in seat order) among the tied areas decides. An "
         "area with only one way on leads there without a vote; the area with no way on holds the "
-        "boss, and beating it clears the scenario. A wipe sends the party back to the first area."))
+        "boss, and beating it clears the scenario. A wipe sends the party back to the first area. "
+        "The vote tells what the map shows of each way: the places beyond it, a place to rest, or "
+        "that it is the last place; what waits inside is found on arrival."))
 
 
 def _turn() -> RulesPage:
@@ -61,7 +63,8 @@ def _turn() -> RulesPage:
         "choose, and the three Field cards are spent. You may decline and make the basic attack.\n\n"
         "**At any moment** (anyone's turn, an enemy's blow being announced, camp, a save), a living "
         "character may use its **Discard** (a card from its hand) and **Sacrifice** (a card from its "
-        "Field) abilities."))
+        "Field) abilities. The ability is picked on the table or in your own view (your DM, or "
+        "**My hand**); the card it spends and its aim are chosen in your own view."))
 
 
 def _hands() -> RulesPage:
@@ -90,7 +93,7 @@ def _enemies() -> RulesPage:
         "hand, only a Field.\n\n"
         "**Before an enemy's turn** the numbers 1 to 13 are divided among the living characters and "
         "NPCs (characters first, in party order) in runs as even as possible: with four, 1-4, 5-7, "
-        "8-10 and 11-13. The table shows who holds what.\n\n"
+        "8-10 and 11-13. The table's picture shows who holds what.\n\n"
         "**Its turn**: the top card of the draw pile picks the target (Ace 1, J 11, Q 12, K 13) — "
         "skipped when the enemy is taunted: it then goes for its taunter. A second card goes on its "
         "Field. If the Field's total reaches one of its thresholds, that ability fires (the highest "
@@ -173,7 +176,8 @@ def _levels(cat: Catalogue) -> str:
         f"shards carried unequipped gain none. Every shard starts at level 1 and climbs ({steps} "
         "experience). Each level above the first makes it stronger in its own way: more damage, "
         "healing, shielding or revival HP for its abilities, stronger bleeds, poisons and lowered "
-        "stats, and more of its equip stats. The table shows each equipped shard's level.\n\n")
+        "stats, and more of its equip stats. A character's own view (its player's DM, **My hand**) and "
+        "`/character view` show each equipped shard's level.\n\n")
 
 
 def _sync(cat: Catalogue) -> RulesPage:

@@ -34,7 +34,10 @@ FIRE = StepPlan("fire", ["ability", "how"], prompts={"ability": "Fire which abil
                                                       "how": "Aim it"})
 NPC = StepPlan("npc", ["card", "target"], prompts={"card": "The NPC's card", "target": "The NPC's target"})
 USE = StepPlan("use", ["ability", "card", "target"], prompts={
-    "ability": "Use a Discard or Sacrifice ability", "card": "Spend which card", "target": "Aim it"})
+    "ability": "Use a Discard or Sacrifice ability", "card": "Spend which card", "target": "Aim it"},
+    private_back=True)
+"""Once the ability is picked, the rest of a reaction (the card spent, the aim, Back) is that
+player's alone: offered in their private view, not on the table (reactions.use_options)."""
 PLANS = {p.verb: p for p in (PLAY, FIRE, NPC, USE)}
 TURN_PLANS = {"play": PLAY, "deploy": FIRE, "npc": NPC}
 """The phases whose move is built in steps, and their plans."""
@@ -138,13 +141,13 @@ def step_action(plan: StepPlan, arg: str, o: Option, group: str | None) -> Actio
     """The action offering option `o` for `arg`. An Action is frozen, so one made earlier
     from the same plan, argument, option fields and group is handed out again instead of
     being validated anew."""
-    key = (plan.verb, arg, o.value, o.label, group, o.description, o.style)
+    key = (plan.verb, arg, o.value, o.label, group, o.description, o.style, o.private)
     found = _MADE.get(key)
     if found is None:
         if len(_MADE) > LIMIT:
             _MADE.clear()
         found = _MADE[key] = Action(key=plan.step_key(arg, o.value), label=o.label, group=group,
-                                    description=o.description, style=o.style)
+                                    description=o.description, style=o.style, private=o.private)
     return found
 
 
@@ -174,7 +177,7 @@ def actions(s: BgkState, seat: str, plan: StepPlan, refs: Refs | None = None) ->
         group = plan.prompts.get(nxt) if len(offered) > 1 else None
         acts = [step_action(plan, nxt, o, group) for o in offered]
     if stored is not None and stored.verb == plan.verb:
-        acts.append(Action(key=plan.back_key, label="Back"))
+        acts.append(Action(key=plan.back_key, label="Back", private=plan.private_back))
     return acts
 
 

@@ -115,9 +115,9 @@ def use_options(s: BgkState, seat: str, arg: str, chosen: dict[str, str],
     hero, ab = found
     if arg == "card":
         verb = "discard" if ab.trigger == "discard" else "sacrifice"
-        return [Option(value=c, label=f"{ab.name}: {verb} {cards.name(c)}")
+        return [Option(value=c, label=f"{ab.name}: {verb} {cards.name(c)}", private=True)
                 for c in spendable(hero, ab.trigger)]
-    return [o.model_copy(update={"label": f"{ab.name}: {o.label[0].lower()}{o.label[1:]}"})
+    return [o.model_copy(update={"label": f"{ab.name}: {o.label[0].lower()}{o.label[1:]}", "private": True})
             for o in target_options(s, hero, ab.target)]
 
 

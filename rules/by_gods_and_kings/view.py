@@ -7,7 +7,7 @@ from pydantic import BaseModel
 
 from rules.by_gods_and_kings import cards
 from rules.by_gods_and_kings.abilities import ability
-from rules.by_gods_and_kings.content import SaveStep
+from rules.by_gods_and_kings.content import RANK_NAMES, RestStep, SaveStep
 from rules.by_gods_and_kings.enemy import fighter_abilities, numbers
 from rules.by_gods_and_kings.levels import describe_level
 from rules.by_gods_and_kings.state import BgkState, Foe, Hero, Npc
@@ -45,6 +45,7 @@ class UnitView(BaseModel):
     """The hands its Field holds (Flush, Straight, Three of a Kind)."""
     held: str | None = None
     rank: str | None = None
+    """An enemy's rank in words ("minion", "mini boss", "boss", "mega boss")."""
     weapon: str | None = None
     shards: list[str] = []
     """Equipped shards: 'Shard of Fury (level 2)' (the name alone when the content has no levels)."""
@@ -53,11 +54,20 @@ class UnitView(BaseModel):
 
 
 class RouteView(BaseModel):
-    """A way on from the area just done, and the seats that voted for it."""
+    """A way on from the area just done, and the seats that voted for it, with what the party
+    knows of it: the map (the names of the places it leads on to, or that it is the last place,
+    where the scenario ends, and whether there is a place to rest). The enemies, traps and loot
+    waiting inside a place are not on the map."""
 
     id: str
     name: str
     votes: list[str] = []
+    leads_to: list[str] = []
+    """The names of the places the map shows beyond it."""
+    ends: bool = False
+    """The way ends there: the scenario's last place."""
+    rest: bool = False
+    """The map marks a place to rest there (the automatic player heads for one when hurt)."""
 
 
 class BgkView(BaseModel):
@@ -114,12 +124,14 @@ def unit_view(s: BgkState, unit: Hero | Foe | Npc, held_numbers: dict[str, tuple
         if isinstance(unit, Npc):
             out.hand = list(unit.hand)
         else:
-            out.rank = cat.enemies[unit.enemy].rank
+            out.rank = RANK_NAMES[cat.enemies[unit.enemy].rank]
         out.abilities = [f"{a.threshold}: {a.name}" for a in fighter_abilities(s, unit)]
     return out
 
 
-def prompt(s: BgkState) -> str:
+def prompt(s: BgkState, intent: str | None = None) -> str:
+    """What the game waits for, in a line; `intent`: the enemy's announced blow (the enemy phase
+    names it)."""
     if s.phase == "over":
         return "The party wins." if s.outcome == "victory" else "The party is defeated."
     actor = s.unit(s.actor).name if s.actor else ""
@@ -131,7 +143,7 @@ def prompt(s: BgkState) -> str:
         "resolve": f"{actor}: a basic attack, or fire the abilities of the Field.",
         "deploy": f"{actor}: fire the abilities in the order you like.",
         "npc": f"{actor}: the party plays the NPC's card and picks its target.",
-        "enemy": f"{actor} is about to strike: react with Discard or Sacrifice, or let it land.",
+        "enemy": f"{intent or f'{actor} is about to strike'}: react with Discard or Sacrifice, or let it land.",
         "save": f"{step.name}: make the save." if isinstance(step, SaveStep) else "Make the save.",
         "camp": "Camp: claim loot, change shards and equipment, then get ready.",
         "route": "The way forks: every seat votes where the party goes next.",
@@ -144,7 +156,10 @@ def build_view(s: BgkState, viewer: str | None, to_act: list[str]) -> BgkView:
     area = s.area_def
     step = s.step_def if s.step < len(area.steps) else None
     areas = s.scenario_def.areas
-    routes = [RouteView(id=aid, name=areas[aid].name, votes=[p for p in s.players if s.votes.get(p) == aid])
+    routes = [RouteView(id=aid, name=areas[aid].name, votes=[p for p in s.players if s.votes.get(p) == aid],
+                        leads_to=[areas[x].name for x in areas[aid].next if x in areas],
+                        ends=areas[aid].ending,
+                        rest=any(isinstance(x, RestStep) for x in areas[aid].steps))
               for aid in area.next] if s.phase == "route" else []
     cat = s.cat
     intent = None
@@ -162,7 +177,7 @@ def build_view(s: BgkState, viewer: str | None, to_act: list[str]) -> BgkView:
         visited=[areas[x].name for x in s.visited if x in areas], routes=routes,
         attempt=s.attempt, attempts=int(s.options.get("attempts", "3")),
         round=b.round if b else 0, order=list(b.order) if b else [], actor=s.actor, to_act=to_act,
-        prompt=prompt(s),
+        prompt=prompt(s, intent),
         party=[unit_view(s, h, held) for h in s.party],
         foes=[unit_view(s, f, held) for f in s.foes],
         npcs=[unit_view(s, n, held) for n in s.npcs],

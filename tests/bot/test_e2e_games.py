@@ -203,7 +203,7 @@ async def test_by_gods_and_kings_one_person_runs_several_characters_beside_anoth
         session = await bot.service.active_in_channel(CHANNEL)
         view = session.game().view(session.state(), str(ALICE))
         assert len(view.controlled) == 2
-        assert "enemy targets" in table.text() or "Field" in table.text()
+        assert "Party" in table.text() and all(f"**{h.name}**" in table.text() for h in session.state().party)
         moves = await _play_out(h, bot, 5000)
         assert moves > 20
         assert "game over" in table.text().lower()

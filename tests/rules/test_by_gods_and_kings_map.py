@@ -205,13 +205,13 @@ def test_the_view_and_the_table_show_objective_area_way_and_votes():
     assert [(r.name, r.votes) for r in view.routes] == [("Hall B", []), ("Hall C", ["p2"])]
     text = to_text(ByGodsAndKingsRenderer(G).table(view, RenderContext(names={"p2": "Ada"}))[0])
     assert "Objective" in text and "Reach the kobold" in text
-    assert "Where next?" in text and "Hall C**: Ada" in text
+    assert "Where next?" in text and "**Hall C**: a place to rest, then Hall D · voted by Ada" in text
     for p in ("p0", "p1"):
         s = G.apply(s, p, "route:b").state
     view = G.view(s, None)
     assert view.visited == ["Hall A", "Hall B", "Hall D"] and view.routes == [] and view.area == "Hall D"
     text = to_text(ByGodsAndKingsRenderer(G).table(view, RenderContext())[0])
-    assert "Hall A → Hall B → Hall D" in text and "Where next?" not in text
+    assert "Where next?" not in text  # the way so far is told at the next fork (tests/bot/test_render_bgk_phone.py)
 
 
 # --- legacy content and states ------------------------------------------------------------------------
