@@ -21,6 +21,7 @@ PER_ROW = 5
 OPTIONS = 25
 PAGE_SIZE = 23  # leaves room for "previous" and "next" options
 MORE = "More actions"
+OTHER = "Other choices"  # the menu that groups merge into when rows run out
 
 STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -47,10 +48,16 @@ def plan(actions: list[Action], extra_buttons: int = 0) -> tuple[list[Action], l
         buttons = []
     while rows() > ROWS and len(selects) > 1:
         (name_a, acts_a), (name_b, acts_b) = selects[-2], selects[-1]
-        merged = [a.model_copy(update={"label": f"{name_a}: {a.label}"[:100]}) for a in acts_a] if name_a != "Other choices" else acts_a
-        merged += [a.model_copy(update={"label": f"{name_b}: {a.label}"[:100]}) for a in acts_b]
-        selects[-2:] = [("Other choices", merged)]
+        selects[-2:] = [(OTHER, _named(name_a, acts_a) + _named(name_b, acts_b))]
     return buttons, selects
+
+
+def _named(group: str, actions: list[Action]) -> list[Action]:
+    """A group's actions for a merged menu, each label prefixed with its group's name (once:
+    a group merged before keeps its labels)."""
+    if group == OTHER:
+        return actions
+    return [a.model_copy(update={"label": f"{group}: {a.label}"[:100]}) for a in actions]
 
 
 def page_count(n: int) -> int:

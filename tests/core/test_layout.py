@@ -69,3 +69,14 @@ def test_custom_ids_round_trip_and_reject_garbage():
     assert ids.parse(ids.lobby_id(3, "start")).key == "start"
     for bad in ["pa:x:1:k", "pa:1:1:", "pl:1:explode", "zz:1", "pa:1:1:bad key"]:
         assert ids.parse(bad) is None
+
+
+def test_merged_menus_name_each_group_once():
+    """Seven groups in five rows: the last three merge into one menu, each label prefixed once
+    with its own group's name (a group merged before is not prefixed again)."""
+    acts = _actions(0, {g: 2 for g in "abcdefg"})
+    _, selects = plan(acts)
+    assert len(selects) == 5
+    name, merged = selects[-1]
+    assert name == "Other choices"
+    assert [a.label for a in merged] == ["e: e 0", "e: e 1", "f: f 0", "f: f 1", "g: g 0", "g: g 1"]
