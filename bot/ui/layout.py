@@ -54,10 +54,13 @@ def plan(actions: list[Action], extra_buttons: int = 0) -> tuple[list[Action], l
 
 def _named(group: str, actions: list[Action]) -> list[Action]:
     """A group's actions for a merged menu, each label prefixed with its group's name (once:
-    a group merged before keeps its labels)."""
+    a group merged before keeps its labels, and so does a label that already starts with what
+    the group's name starts with: "Gilbert: equip ..." in "Gilbert: shards and equipment")."""
     if group == OTHER:
         return actions
-    return [a.model_copy(update={"label": f"{group}: {a.label}"[:100]}) for a in actions]
+    head = group.split(": ", 1)[0] + ":"
+    return [a if a.label.startswith(head) else a.model_copy(update={"label": f"{group}: {a.label}"[:100]})
+            for a in actions]
 
 
 def page_count(n: int) -> int:

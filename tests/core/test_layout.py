@@ -80,3 +80,10 @@ def test_merged_menus_name_each_group_once():
     name, merged = selects[-1]
     assert name == "Other choices"
     assert [a.label for a in merged] == ["e: e 0", "e: e 1", "f: f 0", "f: f 1", "g: g 0", "g: g 1"]
+
+
+def test_a_label_that_names_its_group_is_not_prefixed_again():
+    acts = _actions(0, {g: 1 for g in "abcde"})
+    acts += [Action(key="eq", label="Gilbert: equip Ember", group="Gilbert: shards and equipment")]
+    _, selects = plan(acts)
+    assert [a.label for a in selects[-1][1]] == ["e: e 0", "Gilbert: equip Ember"]
