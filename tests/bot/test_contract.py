@@ -153,3 +153,46 @@ async def test_the_harness_refuses_a_message_without_allowed_mentions():
         with h.allow_errors() as caught, pytest.raises(discord.HTTPException):
             await h.bot.get_channel(2000).send("hello")
         assert any("allowed_mentions" in str(e) for e in caught)
+
+
+def test_a_refusal_names_the_rule_and_the_size_not_only_the_value():
+    body = _message(embeds=[{"description": "The board shows " * 300}])
+    (found,) = contract.problems("POST", "/channels/5/messages", body)
+    assert "description: maxLength 4096, got 4800 characters" in found and len(found) < 160
+
+
+def test_modal_custom_ids_are_unique():
+    modal = {"type": 9, "data": {"custom_id": "m", "title": "Lines", "components": [
+        {"type": 1, "components": [{"type": 4, "custom_id": "t", "style": 1, "label": "One"}]},
+        {"type": 1, "components": [{"type": 4, "custom_id": "t", "style": 1, "label": "Two"}]}]}}
+    assert contract.problems("POST", CALLBACK, modal) == ["modal custom_id 't' is used twice"]
+
+
+def test_mentions_parsed_and_listed_exclude_each_other():
+    body = _message([_button()], allowed_mentions={"parse": ["users"], "users": ["1001"]})
+    assert contract.problems("POST", "/channels/5/messages", body) == [
+        "allowed_mentions: parse 'users' and a users list exclude each other"]
+    listed = _message([_button()], allowed_mentions={"parse": [], "users": ["1001"]})
+    assert contract.problems("POST", "/channels/5/messages", listed) == []
+
+
+def test_a_select_cannot_ask_for_more_values_than_it_has_options():
+    select = {"type": 3, "custom_id": "s", "min_values": 2, "max_values": 2,
+              "options": [{"label": "a", "value": "a"}]}
+    assert contract.problems("POST", "/channels/5/messages", _message([select])) == [
+        "select 's': min_values 2 > 1 options"]
+
+
+async def test_the_older_limit_checks_fail_the_test_too():
+    """Duplicate option values: the schema allows them, Discord does not; a bot that swallows
+    the 400 still fails the test."""
+    async with DiscordHarness(_bot()) as h:
+        view = discord.ui.View()
+        view.add_item(discord.ui.Select(custom_id="s", options=[
+            discord.SelectOption(label="a", value="v"), discord.SelectOption(label="b", value="v")]))
+        try:
+            await h.bot.get_channel(2000).send("menu", view=view)
+        except discord.HTTPException:
+            pass
+        with pytest.raises(HarnessError, match="values are not unique"):
+            await h.settle()

@@ -116,7 +116,31 @@ def _explain(schema: dict[str, Any], body: Any) -> str:
         return "refused by the schema"
     error = _innermost(max(errors, key=_RELEVANCE))
     where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
-    return f"{where or '(body)'}: {error.message[:160]}"
+    return f"{where or '(body)'}: {_reason(error)}"
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _reason(error: Any) -> str:
+    """The rule broken and by how much, the value itself shortened (jsonschema's message starts
+    with the whole value, so a long one hid the reason)."""
+    rule, limit, value = error.validator, error.validator_value, error.instance
+    if rule in ("maxLength", "minLength"):
+        return f"{rule} {limit}, got {len(value)} characters ({_short(value)})"
+    if rule in ("maxItems", "minItems"):
+        return f"{rule} {limit}, got {len(value)} items"
+    if rule in ("maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum"):
+        return f"{rule} {limit}, got {value}"
+    if rule in ("enum", "const"):
+        return f"must be {'one of ' if rule == 'enum' else ''}{limit}, got {_short(value)}"
+    if rule == "type":
+        return f"must be of type {limit}, got {_short(value)}"
+    if rule == "pattern":
+        return f"must match {limit}, got {_short(value)}"
+    return f"{rule}: {error.message[:120]}"
 
 
 def _wrong_kind(errors: list[Any]) -> bool:
@@ -242,8 +266,13 @@ def message_problems(message: dict[str, Any], *, creating: bool) -> list[str]:
     total = sum(_embed_length(e) for e in embeds if isinstance(e, dict))
     if total > 6000:
         problems.append(f"embeds: {total} characters in all > 6000")
-    if creating and "allowed_mentions" not in message:
+    mentions = message.get("allowed_mentions")
+    if creating and mentions is None:  # the project's rule: Discord would ping every mention
         problems.append("allowed_mentions is missing: every message must say whom it may ping")
+    if isinstance(mentions, dict):
+        for kind in ("users", "roles"):
+            if kind in (mentions.get("parse") or []) and mentions.get(kind):
+                problems.append(f"allowed_mentions: parse {kind!r} and a {kind} list exclude each other")
     seen: set[str] = set()
     for comp in _components(message.get("components") or []):
         custom_id = comp.get("custom_id")
@@ -251,6 +280,10 @@ def message_problems(message: dict[str, Any], *, creating: bool) -> list[str]:
             if custom_id in seen:
                 problems.append(f"custom_id {custom_id!r} is used twice in one message")
             seen.add(custom_id)
+        options = comp.get("options")
+        if isinstance(options, list) and options and (comp.get("min_values") or 1) > len(options):
+            problems.append(f"select {custom_id!r}: min_values {comp.get('min_values')} > "
+                            f"{len(options)} options")
         for em in [comp.get("emoji")] + [o.get("emoji") for o in comp.get("options") or []]:
             if isinstance(em, dict) and not em.get("id") and not is_emoji(em.get("name") or ""):
                 problems.append(f"emoji {em.get('name')!r} is not in Unicode's emoji list "

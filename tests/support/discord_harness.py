@@ -50,7 +50,7 @@ import re
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 import discord
 from discord import app_commands
@@ -1188,7 +1188,7 @@ class DiscordHarness:
         if self.validate and isinstance(body, dict):
             problems = P.message_problems(body)
             if problems:
-                raise http_error(400, 50035, "Invalid Form Body: " + "; ".join(problems))
+                self._refuse("a message body", problems)
 
     def _create_message(self, channel_id: int, body: dict, files: list[tuple[str, bytes]], *,
                         token: str | None = None, ephemeral: bool = False, loading: bool = False,
@@ -1219,7 +1219,7 @@ class DiscordHarness:
             embeds = (body["embeds"] or []) if "embeds" in body else msg.embeds
             problems = contract.attachment_problems(embeds, kept_names + [name for name, _ in files])
             if problems:
-                self._refuse("PATCH" if not creating else "POST", f"message {msg.id}", problems)
+                self._refuse(f"a message body ({'creating' if creating else 'editing'} message {msg.id})", problems)
         if "content" in body:
             msg.content = body["content"] or ""
         if "embeds" in body:
@@ -1273,16 +1273,18 @@ class DiscordHarness:
         return result
 
     def _check_contract(self, method: str, path: str, body: Any, files: list[tuple[str, bytes]]) -> None:
-        """Discord's published description of the call, and what it cannot say (contract.py):
-        a violation is answered as Discord would (400, 50035) and fails the test."""
+        """Discord's published description of the call, and what it cannot say (contract.py,
+        with the project's own rule that every message says whom it may ping): a violation is
+        answered as Discord would (400, 50035) and fails the test."""
         if not self.validate:
             return
         problems = contract.problems(method, path, body)
         if problems:
-            self._refuse(method, path, problems)
+            self._refuse(f"{method} {path}", problems)
 
-    def _refuse(self, method: str, path: str, problems: list[str]) -> None:
-        text = f"Discord would refuse {method} {path}: " + "; ".join(problems)
+    def _refuse(self, what: str, problems: list[str]) -> NoReturn:
+        """Answer as Discord would (400, 50035) and fail the test: every refusal of a body."""
+        text = f"Discord would refuse {what}: " + "; ".join(problems)
         self._error(text)
         raise http_error(400, 50035, "Invalid Form Body: " + "; ".join(problems))
 
@@ -1326,11 +1328,11 @@ class DiscordHarness:
             reply.ephemeral = message.ephemeral
         elif kind == 6 and record.source is None:
             if record.kind != 5:
-                raise http_error(400, 50035, "Invalid Form Body: type 6 answers a component or a modal")
+                self._refuse("an interaction callback", ["type 6 answers a component or a modal"])
         elif kind in (6, 7):
             if record.source is None:
-                raise http_error(400, 50035, "Invalid Form Body: type 7 answers only a component or "
-                                 "a modal opened from a component")
+                self._refuse("an interaction callback", ["type 7 answers only a component or a modal "
+                                                         "opened from a component"])
             message = record.source
             if message.deleted:
                 raise http_error(404, 10008, "Unknown Message")
@@ -1340,15 +1342,15 @@ class DiscordHarness:
         elif kind == 8:
             choices = (data or {}).get("choices") or []
             if len(choices) > 25:
-                raise http_error(400, 50035, f"Invalid Form Body: {len(choices)} choices > 25")
+                self._refuse("an autocomplete answer", [f"{len(choices)} choices > 25"])
         elif kind == 9:
             problems = P.modal_problems(data or {})
             if problems and self.validate:
-                raise http_error(400, 50035, "Invalid Form Body: " + "; ".join(problems))
+                self._refuse("a modal", problems)
             if record.kind == 5:
-                raise http_error(400, 50035, "Invalid Form Body: a modal cannot answer a modal")
+                self._refuse("an interaction callback", ["a modal cannot answer a modal"])
         else:
-            raise http_error(400, 50035, f"Invalid Form Body: callback type {kind}")
+            self._refuse("an interaction callback", [f"callback type {kind}"])
         record.answered = True
         record.type = kind
         reply.type = kind
