@@ -43,11 +43,13 @@ WATER_LIGHT, WATER_DARK = (160, 200, 226), (120, 170, 208)
 MOVE_COLOUR = (255, 200, 0)
 ATTACK_COLOUR = (220, 30, 30)
 SELECT_COLOUR = (40, 200, 80)
+TARGET_COLOUR = (255, 120, 0)
+"""What the selected piece may attack: orange, told apart from the selection's green."""
 
 DOT_RIM = (10, 70, 30)
 PIECE_INK = (20, 20, 20)
 OUTLINES = {"move": (MOVE_COLOUR, 4), "attack": (ATTACK_COLOUR, 4), "selected": (SELECT_COLOUR, 5),
-            "target": (SELECT_COLOUR, 4)}
+            "target": (TARGET_COLOUR, 4)}
 """The square marks drawn as an outline: colour and width (see `paint_board`), at least 2.8
 pixels wide when a phone shows the board 400 pixels wide."""
 DOTS = {"landing": 9, "destination": 8}
@@ -310,7 +312,7 @@ FALLBACK_COLOUR = "#888888"
 HEALTH_COLOURS = [(60, 200, 60), (230, 170, 0), (220, 40, 40)]
 HEALTH_INK = {(60, 200, 60): (0, 0, 0), (230, 170, 0): (0, 0, 0), (220, 40, 40): (255, 255, 255)}
 """The digits' colour on each badge colour: the one of black and white with the higher contrast."""
-FIXED_COLOURS = [MOVE_COLOUR, ATTACK_COLOUR, SELECT_COLOUR, DOT_RIM, *HEALTH_COLOURS, PIECE_INK,
+FIXED_COLOURS = [MOVE_COLOUR, ATTACK_COLOUR, SELECT_COLOUR, TARGET_COLOUR, DOT_RIM, *HEALTH_COLOURS, PIECE_INK,
                  (255, 255, 255), (0, 0, 0)]
 """Colours a board may show that its first picture may lack (highlights, health badges, ink)."""
 PALETTES: Kept[Image.Image] = Kept(BOARD_CACHE)

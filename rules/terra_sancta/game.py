@@ -668,9 +668,10 @@ class TerraSancta(Game):
 def _just_made(s: TSState) -> tuple[Mark | None, Mark | None]:
     """The last move and the last attack as the board highlights them: only the one made last,
     and only while it is the move just made (in this turn or the one before: not after a pass).
-    Marks saved without their turn (0) are both shown, as before marks kept it."""
+    A mark saved without its turn (0, before marks kept it) is older than any mark with one;
+    when neither has a turn both are shown, as then."""
     moved, attacked = s.last_move, s.last_attack
-    if (moved is not None and not moved.turn) or (attacked is not None and not attacked.turn):
+    if all(m is None or not m.turn for m in (moved, attacked)):
         return moved, attacked
     latest = max((m for m in (moved, attacked) if m is not None), key=lambda m: m.turn, default=None)
     if latest is None or latest.turn < s.turn - 1:

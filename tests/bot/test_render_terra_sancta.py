@@ -421,3 +421,21 @@ def test_without_isal_the_board_is_compressed_by_zlib_and_shows_the_same_picture
     for a, b in zip(with_isal, with_zlib, strict=True):
         first, second = Image.open(io.BytesIO(a)), Image.open(io.BytesIO(b))
         assert first.tobytes() == second.tobytes() and first.getpalette() == second.getpalette()
+
+
+def test_what_a_selected_piece_may_attack_is_ringed_apart_from_the_selection():
+    """The selection is green, the pieces it may attack orange: among several attackable pieces
+    a player still sees which one they picked."""
+    from bot.render.terra_sancta import CELL, SELECT_COLOUR, TARGET_COLOUR, _xy
+
+    s = GAME.setup(["a", "b"], {"seat_factions": "grove,bots"}, seed=1)
+    while s.stage != "select":
+        p = GAME.to_act(s)[0]
+        s = GAME.apply(s, p, GAME.legal_actions(s, p)[0].key).state
+    view = GAME.view(s, None)
+    picked, target = view.pieces[0].square, view.pieces[-1].square
+    marked = view.model_copy(update={"selected": picked, "targets": [target]})
+    img = Image.open(io.BytesIO(draw_board(marked))).convert("RGB")
+    for square, colour in ((picked, SELECT_COLOUR), (target, TARGET_COLOUR)):
+        x, y = _xy(square)
+        assert img.getpixel((x + CELL // 2, y + 3)) == colour, square  # the ring's top edge
