@@ -436,6 +436,10 @@ def test_what_a_selected_piece_may_attack_is_ringed_apart_from_the_selection():
     picked, target = view.pieces[0].square, view.pieces[-1].square
     marked = view.model_copy(update={"selected": picked, "targets": [target]})
     img = Image.open(io.BytesIO(draw_board(marked))).convert("RGB")
+    rings = []
     for square, colour in ((picked, SELECT_COLOUR), (target, TARGET_COLOUR)):
         x, y = _xy(square)
-        assert img.getpixel((x + CELL // 2, y + 3)) == colour, square  # the ring's top edge
+        rings.append(img.getpixel((x + CELL // 2, y + 3)))  # the ring's top edge
+        assert rings[-1] == colour, square
+    r, g, b = (abs(p - q) for p, q in zip(*rings, strict=True))
+    assert r + g + b > 150  # told apart at a glance
