@@ -17,3 +17,13 @@ def escape_markdown(text: str) -> str:
     markdown, no masked link and no mention (each special character is escaped; one pass of a
     character class, so it cannot backtrack)."""
     return _MARKDOWN.sub(r"\\\1", text).replace("@", "@\u200b")
+
+
+def clip_words(text: str, limit: int) -> str:
+    """`text` at most `limit` characters, cut after a whole word with "…" (a label-sized text
+    never ends inside a word or a number)."""
+    if len(text) <= limit:
+        return text
+    head = text[:limit - 1]
+    cut = head.rfind(" ")
+    return (head[:cut] if cut > limit // 2 else head).rstrip(" ,:;·(") + "…"

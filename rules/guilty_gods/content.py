@@ -242,8 +242,9 @@ class CreatureDef(BaseModel):
 
     @property
     def short(self) -> str:
-        """Name with kind, spheres and level, e.g. 'Thornling (A P L1)': label-sized."""
-        return f"{self.name} ({self.kind[0].upper()} {self.sphere_marks} L{self.level})"
+        """Name with kind, spheres and level, e.g. 'Thornling (attack P L1)': label-sized (the
+        kind in a word: its letter would read as a sphere's, D as divine)."""
+        return f"{self.name} ({self.kind} {self.sphere_marks} L{self.level})"
 
 
 Power = Literal["seals_for_damage", "draw", "chain", "protection", "combination",

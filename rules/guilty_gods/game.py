@@ -21,6 +21,7 @@ from rules.core import (
 )
 from rules.core.content import Pinned
 from rules.core.steps import Option
+from rules.core.text import clip_words, count
 from rules.guilty_gods import turn
 from rules.guilty_gods.combat import chances
 from rules.guilty_gods.combos import free_seals, join_total, place, undo
@@ -152,7 +153,7 @@ class GuiltyGods(Game[GgState, GgView]):
                 if c.cost <= seals:
                     what = c.effect.describe() if c.effect else "1 less damage"
                     acts.append(Action(key=f"skill:{c.id}",
-                                       label=f"{c.label}: {what} ({c.cost} seal{'s' * (c.cost != 1)})"[:80],
+                                       label=clip_words(f"{c.label} ({count(c.cost, 'seal')}): {what}", 80),
                                        description=f"costs {c.cost} of your {seals} seal{'s' * (seals != 1)}",
                                        style="primary"))
             acts.append(Action(key="skill:done", label="No more skills"))
