@@ -1,6 +1,7 @@
 """python -m bench: Pantheon's benchmark, in one run.
 
-0. Bot-token Discord calls per click in every game (tests/support/calls.py).
+0. Bot-token Discord calls per click in every game (tests/support/calls.py), also with a click
+   a minute and one every 5 minutes of virtual time (bench/pace.py).
 1. One action in every game: from an INTERACTION_CREATE payload fed to the real discord.py
    client to the recorded interaction response (SQLite commit included), median and 99th
    percentile, against its floor measured interleaved (bench/latency.py).
@@ -247,6 +248,9 @@ def main(argv: list[str] | None = None) -> int:
               else "  every interaction token taken as expired (the bot's own calls only):")
         for count in asyncio.run(count_all(tokens=tokens)):
             print("    " + count.line())
+    from bench.pace import report as at_a_human_pace
+
+    print("\n".join(at_a_human_pace()))
     ms = 1000
     cost = asyncio.run(commit_cost(args.commits))
     print(f"commit of a move ({args.commits} each, interleaved): synchronous=FULL median "

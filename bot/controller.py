@@ -19,6 +19,7 @@ import discord
 
 import rules
 from bot import table
+from bot.dms import DmKeeper
 from bot.edits import EditQueue, digest
 from bot.render import get_renderer
 from bot.render.panel import clip
@@ -35,7 +36,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("pantheon.controller")
 
 RESPONSE_BUDGET = 2.0  # seconds of work before we defer instead of answering directly
-DM_BLOCKED = 50007
 TEXT_MAX = 400
 UNREADABLE = "This control is damaged or from an older version of Pantheon."
 """The answer to a click whose custom id the bot cannot read (followed by where to get a fresh one)."""
@@ -70,6 +70,7 @@ class Controller:
         self.service = service
         service.before_save = table.draw_ahead  # pictures drawn while the move is written
         self.edits = EditQueue()
+        self.dms = DmKeeper(self)
         self.token_life = TOKEN_LIFE
         # The latest interaction whose `@original` is a session's table (a click answered by
         # editing it), or a player's DM, and the turn ping sent as an interaction followup: their
@@ -172,8 +173,7 @@ class Controller:
         if self._is_table_message(session, interaction):
             self.edits.shown(key, session.version, self._table_digest(session, payload))
             self._keep(self._table_tokens, session.id, (interaction, time.monotonic(), msg.id))
-        elif audience is not None and interaction.guild_id is None:
-            self.edits.shown(key, session.version, self._dm_digest(session, audience, payload))
+        elif audience is not None and interaction.guild_id is None:  # what it shows: `dms.answering`
             self._keep(self._dm_tokens, (session.id, audience), (interaction, time.monotonic(), msg.id))
 
     @staticmethod
@@ -350,17 +350,30 @@ class Controller:
         else:
             payload = await self._answer_payload(session, audience, result.events)
         answered = True
-        if interaction.message is None:
+        msg = interaction.message
+        dm = (msg.channel.id, msg.id) if msg is not None and audience is not None \
+            and interaction.guild_id is None and not msg.flags.ephemeral else None
+        if msg is None:
             await self.send_response(interaction, payload, ephemeral=True)
         else:
+            if dm is not None and audience is not None:
+                self.dms.answering(session, audience, dm, payload)
             try:
                 await self._edit_response(interaction, payload)
                 self._answered(session, interaction, audience, payload)
             except discord.HTTPException as exc:  # the move is committed: publishing shows it
                 log.warning("session %s: answering a move failed: %s", session.id, exc)
                 on_table = answered = False
-        in_dm = interaction.guild_id is None  # a DM answered is up to date; one that failed is edited
-        await self.publish(result, table_done=on_table, skip_dm=audience if in_dm and answered else None,
+                if dm is not None and audience is not None:
+                    self.dms.answer_failed(session, audience)
+        # a DM answered is up to date when it is the player's DM; one that failed is edited
+        current = False
+        if dm is not None and audience is not None:
+            if answered:
+                current = await self.dms.answered(session, audience, dm, interaction)
+            else:
+                await self.dms.sync(session, audience)
+        await self.publish(result, table_done=on_table, skip_dm=audience if current else None,
                            actor=interaction.user.id, interaction=interaction)
 
     def _early_answer(self, interaction: discord.Interaction, parsed: ids.Parsed,
@@ -622,78 +635,16 @@ class Controller:
         self.edits.submit(key, send, order=session.version, digest=self._table_digest(session, payload))
 
     async def update_dm(self, session: Session, player_id: str, events=None, *, fresh: bool = False) -> bool:
-        """Edit (or send) a player's private view by DM. Returns True when their DMs are closed.
+        """Bring a player's private view by DM up to date (bot/dms.py). Returns True when their
+        DMs are closed.
 
         `fresh`: their turn has just come, so the view is sent anew (Discord notifies a new DM,
         not an edit) and the previous one is deleted: one message per player, never a pile.
-        Otherwise the edit is queued, and skipped when the view reads the same."""
+        Otherwise their DM is edited in the background, and not at all when it reads the same."""
         seat = session.seat(player_id)
         assert seat is not None and seat.user_id is not None
-        payload = table.private_payload(session, player_id, events)
-        known = await self.service.dm_message(session.id, player_id)
-        mark = self._dm_digest(session, player_id, payload)
-        if known is not None and not fresh:
-            key = (known[0], known[1])
-
-            async def send() -> bool:
-                channel = self.bot.get_partial_messageable(key[0], type=discord.ChannelType.private)
-                try:
-                    await channel.get_partial_message(key[1]).edit(**payload.edit_kwargs())
-                    return True
-                except discord.NotFound:  # deleted by hand: a new one
-                    await self._send_dm(session, player_id, table.private_payload(session, player_id, events),
-                                        key[0], mark)
-                except discord.HTTPException as exc:
-                    log.warning("session %s: DM to %s failed (the state is safe): %s",
-                                session.id, player_id, exc)
-                return False
-
-            self.edits.submit(key, send, order=session.version, digest=mark)
-            return False
-        if known is not None:
-            await self._delete_dm(session, player_id, known)
-        return await self._send_dm(session, player_id, payload, known[0] if known else None, mark)
-
-    async def _delete_dm(self, session: Session, player_id: str, known: tuple[int, int]) -> None:
-        """Delete a player's old DM, through the token of their last click on it while fresh."""
-        self.edits.forget(known)
-        token = self._dm_tokens.pop((session.id, player_id), None)
-        try:
-            if token is not None and token[2] == known[1] and self._fresh(token[1]):
-                try:
-                    await token[0].delete_original_response()
-                    return
-                except discord.HTTPException:
-                    pass
-            channel = self.bot.get_partial_messageable(known[0], type=discord.ChannelType.private)
-            await channel.get_partial_message(known[1]).delete()
-        except discord.HTTPException:
-            pass  # already gone, or not ours to delete: the new DM is sent all the same
-
-    async def _send_dm(self, session: Session, player_id: str, payload: table.Payload,
-                       channel_id: int | None, mark: str) -> bool:
-        """A new DM with the player's view (in their known DM channel when there is one)."""
-        seat = session.seat(player_id)
-        assert seat is not None and seat.user_id is not None
-        try:
-            if channel_id is None:
-                data = await self.bot.http.start_private_message(seat.user_id)
-                channel_id = int(data["id"])
-            channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-            msg = await channel.send(**payload.send_kwargs())
-            self.edits.shown((channel.id, msg.id), session.version, mark)
-            await self.service.set_dm_message(session.id, player_id, channel.id, msg.id)
-            if seat.dm_blocked:
-                await self.service.mark_dm_blocked(session.id, player_id, False)
-            return False
-        except discord.Forbidden as exc:
-            if exc.code == DM_BLOCKED or exc.status == 403:
-                await self.service.mark_dm_blocked(session.id, player_id, True)
-                return True
-            raise
-        except discord.HTTPException as exc:
-            log.warning("session %s: DM to %s failed (the state is safe): %s", session.id, player_id, exc)
-            return False
+        return await self.dms.update(session, player_id, table.private_payload(session, player_id, events),
+                                     fresh=fresh)
 
     # ------------------------------------------------------------------ timers
     async def tick(self) -> None:

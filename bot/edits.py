@@ -161,7 +161,9 @@ class EditQueue:
                 stamps.popleft()
             if len(stamps) < per:
                 return
-            await self.sleep(window - (now - stamps[0]))
+            # at least a microsecond: on a virtual clock `now + wait` may round back to `now`
+            # (a wait of 1e-16 s), and the wait would never end
+            await self.sleep(max(window - (now - stamps[0]), 1e-6))
 
     def _stamp(self, channel: int) -> None:
         if self.pacing is None:
