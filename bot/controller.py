@@ -622,17 +622,31 @@ class Controller:
                 await channel.get_partial_message(message_id).edit(**payload.edit_kwargs())
                 return True
             except discord.NotFound:
-                try:
-                    fresh = await table.render_table(session, events, note=note)
-                    msg = await channel.send(**fresh.send_kwargs())
-                    await self.service.set_table_message(session.id, channel.id, msg.id)
-                except discord.HTTPException as exc:
-                    log.warning("session %s: cannot post the table: %s", session.id, exc)
+                await self._repost_table(session, channel_id, message_id, events, note)
             except discord.HTTPException as exc:
                 log.warning("session %s: table edit failed (the state is safe): %s", session.id, exc)
             return False
 
         self.edits.submit(key, send, order=session.version, digest=self._table_digest(session, payload))
+
+    async def _repost_table(self, session: Session, channel_id: int, gone: int, events=None,
+                            note: str | None = None) -> None:
+        """The table message `gone` was deleted (a moderator, a cleared channel): post the newest
+        table once. Edits queued for `gone` after another edit already reposted it go to that
+        repost instead of posting the table again."""
+        latest = await self.service.get(session.id)
+        if latest.version != session.version:
+            events, note = None, None  # the events were those of an older version
+        fresh = await table.render_table(latest, events, note=note)
+        channel = self.bot.get_partial_messageable(latest.table_channel_id or channel_id)
+        try:
+            if latest.table_message_id and latest.table_message_id != gone:
+                await channel.get_partial_message(latest.table_message_id).edit(**fresh.edit_kwargs())
+                return
+            msg = await channel.send(**fresh.send_kwargs())
+            await self.service.set_table_message(session.id, channel.id, msg.id)
+        except discord.HTTPException as exc:
+            log.warning("session %s: cannot post the table: %s", session.id, exc)
 
     async def update_dm(self, session: Session, player_id: str, events=None, *, fresh: bool = False) -> bool:
         """Bring a player's private view by DM up to date (bot/dms.py). Returns True when their

@@ -286,3 +286,25 @@ async def test_a_click_on_a_dm_that_was_replaced_leaves_one_current_dm(tmp_path)
         await bot.controller.edits.drain()
         assert old.deleted and [m.id for m in h.dms_to(BOB)] == [newer.id]
         await check_dms(h, bot, session.id, "after the click on the replaced DM")
+
+
+async def test_a_deleted_table_is_posted_again_once(tmp_path):
+    """A moderator deletes the table message; an edit finds it gone and posts the table again.
+    An edit still aimed at the deleted message afterwards (a click read the session before the
+    repost) used to post it a second time: it now edits the repost."""
+    bot = make_bot(tmp_path / "pantheon.db", seed=3)
+    async with DiscordHarness(bot) as h:
+        table_message = await open_table(h, "terra-sancta", [ALICE, BOB], options="factions=random")
+        session = await bot.service.active_in_channel(CHANNEL)
+        h.message(table_message.id).deleted = True
+        controller = bot.controller
+        await controller.update_table(session, note="first")
+        await controller.edits.drain()
+        await controller.update_table(session.model_copy(update={"version": session.version + 1}))
+        await controller.edits.drain()
+        await h.settle()
+        live = [m for m in h.messages_in(CHANNEL) if not m.deleted and m.components
+                and any(c.get("custom_id", "").startswith("p") for c in m.buttons() + m.selects())]
+        assert len(live) == 1 and live[0].id != table_message.id
+        current = await bot.service.active_in_channel(CHANNEL)
+        assert current.table_message_id == live[0].id
