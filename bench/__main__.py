@@ -49,6 +49,9 @@ def pct(values: list[float], q: float) -> float:
 
 
 LOOP_STEPS = 10_000_000
+SIM_BUDGET_LOOPS = 1_000
+"""10,000 automatic games of a game at a player count within this many machine-speed loops
+(about 4 minutes where the loop takes 0.25 s)."""
 
 
 def machine_speed(rounds: int = 3) -> float:
@@ -277,15 +280,18 @@ def main(argv: list[str] | None = None) -> int:
               f"({row.cpu_per_action / lone:.2f}x a lone session's; goal 1.2)")
     for gid, rate in random_playouts(args.playout_seconds).items():
         print(f"random playouts, {gid}: {rate:.1f} games/s")
+    loop = machine_speed()
+    budget = SIM_BUDGET_LOOPS * loop / 60  # minutes: the goal scales with the machine's speed
     print(f"simulation (automatic players, {args.sim_games} games timed per row, extrapolated to 10,000 "
           "in one process; each game in a fresh process, as `python -m rules.simulate` plays it; "
-          "budget 5 min):")
+          f"budget {SIM_BUDGET_LOOPS:,} machine-speed loops = {budget:.1f} min here, the loop taking "
+          f"{loop:.2f} s):")
     timed = [row for gid in sorted(rules.GAMES) if not gid.startswith("test-")
              for row in in_fresh_process(simulation_times, args.sim_games, gid)]
     for gid, n, seconds in timed:
         minutes = seconds * 10_000 / 60
         print(f"  {gid:<18} {n} player(s): {seconds * ms:7.1f} ms/game, 10,000 games ~{minutes:5.1f} min "
-              f"({minutes / 5:.2f}x the budget)")
+              f"({minutes / budget:.2f}x the budget)")
     print(f"largest state (JSON, {args.size_games} automatic games at the largest player count; budget 4,096 bytes):")
     for gid, n, options, size in state_sizes(args.size_games):
         label = gid + (" " + ",".join(f"{k}={v}" for k, v in options.items()) if options else "")

@@ -82,7 +82,13 @@ class Figures:
                 f"p99 {p99 * ms:6.2f} ms; floor {floor * ms:5.2f} ms (parse "
                 f"{statistics.median(self.parse) * ms:.2f} + rules {statistics.median(self.rules) * ms:.2f}"
                 f" + commit {statistics.median(self.commit) * ms:.2f}); median {median / floor:.2f}x "
-                f"the floor (goal 2), p99 {p99 / floor:.2f}x (goal 5)")
+                f"the floor (goal {median_goal(self.label)}), p99 {p99 / floor:.2f}x (goal 5)")
+
+
+def median_goal(label: str) -> float:
+    """An action's median against its floor: 2x, and 2.5x for Terra Sancta, whose board picture
+    is work its floor does not count."""
+    return 2.5 if label.startswith("terra-sancta") else 2
 
 
 class OneHopCommit:
