@@ -16,7 +16,7 @@ from bot.render.discord import to_embed
 from bot.render.panel import clip
 from bot.sessions import ServiceError
 from rules.core import Game, IllegalAction
-from rules.core.text import escape_markdown
+from rules.core.text import escape_markdown, shown_name
 
 ARG_MAX = 100
 """The longest name or kit read from a command (cut before anything else looks at it)."""
@@ -109,9 +109,10 @@ class CharacterCog(commands.Cog):
                 raise ServiceError(f"Pick a kit from the list: {', '.join(sorted(kinds))}.")
             row, record = await self.service.records.create(
                 guild, interaction.user.id, game, name[:ARG_MAX], chosen or None, self.service.clock())
+            owner = shown_name(interaction.user.display_name, interaction.user.name)
             await self._say(interaction, f"**{row.name}** is ready. Bring them to a table with "
                             f"`/game new` → Choose {game.record_label}.",
-                            sheet_panel(game, row.name, record, interaction.user.display_name))
+                            sheet_panel(game, row.name, record, owner))
         await self._guard(interaction, run())
 
     @character.command(name="list", description="Your characters in this server")
@@ -137,8 +138,8 @@ class CharacterCog(commands.Cog):
             game = pick_game(None)
             row, record = await self.service.records.find(_guild(interaction), interaction.user.id,
                                                           game, name[:ARG_MAX])
-            await self._say(interaction, panel=sheet_panel(game, row.name, record,
-                                                           interaction.user.display_name),
+            owner = shown_name(interaction.user.display_name, interaction.user.name)
+            await self._say(interaction, panel=sheet_panel(game, row.name, record, owner),
                             ephemeral=not share)
         await self._guard(interaction, run())
 

@@ -9,6 +9,7 @@ from discord.ext import commands
 from bot.render import Panel
 from bot.render.discord import to_embed
 from rules.core import DiceError, Rng, new_seed, roll_expression
+from rules.core.text import shown_name
 
 ADVANTAGE = {"adv": " (advantage)", "dis": " (disadvantage)"}
 
@@ -30,8 +31,10 @@ class DiceCog(commands.Cog):
             return
         lines = [f"*{result.note}*"] if result.note else []
         lines.append(f"{result.breakdown} = **{result.total}**")
+        # a display name of blanks (Hangul fillers ...) shows the account name instead
+        roller = shown_name(interaction.user.display_name, shown_name(interaction.user.name, "a player"))
         panel = Panel(title=f"🎲 {result.expression} → {result.total}{ADVANTAGE.get(result.advantage or '', '')}",
                       description="\n".join(lines), colour=0x9B59B6,
-                      footer=f"rolled by {interaction.user.display_name}")
+                      footer=f"rolled by {roller}")
         await interaction.response.send_message(embed=to_embed(panel),
                                                 allowed_mentions=discord.AllowedMentions.none())

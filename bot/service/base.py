@@ -12,7 +12,7 @@ import socket
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 
 from pydantic import BaseModel
@@ -27,6 +27,7 @@ from bot.models import (
 )
 from bot.records import Records
 from bot.store import Store
+from bot.store.base import Statement
 from rules import GAMES
 from rules.core.game import Action, Event, Game
 from rules.core.rng import Rng, new_seed
@@ -255,13 +256,13 @@ class ServiceBase:
                     old_seats: list[Seat] | None = None,
                     log_rows: list[LogEntry] | None = None,
                     results: list[ResultRow] | None = None,
-                    records: list[RecordRow] | None = None,
+                    records: list[RecordRow] | None = None, holds: Sequence[Statement] = (),
                     on_commit: Callable[[], None] | None = None) -> None:
         session.updated_at = self.clock()
         try:
             ok = await self.store.save(session, expected, seats=seats, old_seats=old_seats,
                                        log=log_rows or (), results=results or (), records=records or (),
-                                       on_commit=on_commit)
+                                       holds=holds, on_commit=on_commit)
         except BaseException:
             self._forget(session.id)  # whether it was written is unknown
             raise

@@ -16,9 +16,11 @@ from bot.service.base import (
     REMINDER_LEAD_MAX,
     Change,
     ServiceBase,
+    ServiceError,
     auto_rng,
     log,
 )
+from bot.store import RecordBusy
 from rules.core.game import Action, Event, Result
 
 Committing = Callable[[Session, list[Event]], None]
@@ -166,9 +168,14 @@ class CommitService(ServiceBase):
                 self.before_save(session)
             except Exception:  # noqa: BLE001 - a picture drawn early is a nicety: the move goes on
                 log.exception("Preparing session %s before its save failed", session.id)
-        await self._save(session, change.base_version, old_seats=change.old_seats,
-                         log_rows=change.log, results=results, records=kept,
-                         on_commit=partial(while_committing, session, change.events) if while_committing else None)
+        # a starting game takes the records its seats bring (Records.bring), in this transaction
+        holds = self.records.start_holds(session, change.now) if change.old_state is None else []
+        try:
+            await self._save(session, change.base_version, old_seats=change.old_seats,
+                             log_rows=change.log, results=results, records=kept, holds=holds,
+                             on_commit=partial(while_committing, session, change.events) if while_committing else None)
+        except RecordBusy as exc:  # another table took one first, or it was retired: nothing written
+            raise ServiceError(await self.records.busy_text(session, exc, starting=True)) from None
         return ActResult(session=session, events=change.events,
                          choices_changed=[s.player_id for s in session.seats if s.player_id in choices],
                          view_candidates=others, old=change.old_memo,

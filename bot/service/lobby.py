@@ -17,10 +17,39 @@ from bot.service.base import (
     ServiceError,
     default_turn_timer,
 )
-from bot.store import ChannelBusy
+from bot.store import ChannelBusy, RecordBusy
+from bot.store.base import Statement
 from rules import GAMES, get_game
 from rules.core.game import Game, IllegalAction
-from rules.core.text import count
+from rules.core.text import count, shown_name
+
+
+def refuse_simulation_option(game: Game, key: str) -> None:
+    """ServiceError naming `key` when the game accepts it for simulations only (a table that
+    took it could not start, or would play what no menu shows)."""
+    if key in game.simulation_options:
+        known = ", ".join([o.key for o in game.options] + ["turn_timer"])
+        raise ServiceError(f"`{key}` is an option for simulations only (`python -m rules.simulate`); "
+                           f"a table cannot use it. {game.name}'s options: {known}.")
+
+
+def check_startable(game: Game, options: dict[str, str], label: str | None = None) -> None:
+    """ServiceError when the game could not start with these options at any number of seats it
+    allows (tried on a throwaway seed, with no records brought), so that a
+    lobby never holds options its Start would always refuse. `label`: the option just changed,
+    named in the answer."""
+    reason = None
+    for seats in range(game.min_players, game.max_players + 1):
+        players = [f"trial-{i}" for i in range(1, seats + 1)]
+        try:
+            game.check_players(seats)
+            game.start(players, options, 0)
+        except IllegalAction as exc:
+            reason = reason or exc.message
+            continue
+        return
+    what = f"{label} cannot be set so" if label else f"{game.name} cannot start with these options"
+    raise ServiceError(f"{what}: {reason or 'no number of seats fits'}")
 
 
 class LobbyService(ServiceBase):
@@ -39,17 +68,21 @@ class LobbyService(ServiceBase):
             raise self._busy(existing)
         opts = {k: str(v) for k, v in (options or {}).items()}
         timer = self._check_timer(opts.pop("turn_timer", default_turn_timer(game)))
+        for key in opts:
+            refuse_simulation_option(game, key)
         try:
             resolved = game.resolve_options(opts)
         except IllegalAction as exc:
             raise ServiceError(exc.message) from None
+        check_startable(game, resolved)
         resolved["turn_timer"] = timer
         now = self.clock()
         session = Session(
             id=0, guild_id=guild_id, channel_id=channel_id, game_id=game_id, status="lobby",
             host_id=host_id, options=resolved, state_json=None, version=1, created_at=now,
             updated_at=now,
-            seats=[Seat(position=0, player_id=str(host_id), name=host_name, user_id=host_id)],
+            seats=[Seat(position=0, player_id=str(host_id), name=shown_name(host_name, "Player 1"),
+                        user_id=host_id)],
         )
         try:
             session.id = await self.store.insert_session(session)
@@ -68,8 +101,10 @@ class LobbyService(ServiceBase):
                                f"{', '.join(allowed)} (seconds).")
         return value
 
-    async def _lobby_change(self, session_id: int,
-                            change: Callable[[Session, Game], None]) -> Session:
+    async def _lobby_change(self, session_id: int, change: Callable[[Session, Game], None], *,
+                            holds: Callable[[Session], list[Statement]] | None = None) -> Session:
+        """`holds`: the records the change takes or gives back (saved with it; one another table
+        holds refuses the change, saying where)."""
         async with self._locked(session_id):
             session = await self.get(session_id)
             self._require_lobby(session)
@@ -78,7 +113,10 @@ class LobbyService(ServiceBase):
             for i, seat in enumerate(session.seats):
                 seat.position = i
             session.version += 1
-            await self._save(session, expected)
+            try:
+                await self._save(session, expected, holds=holds(session) if holds else ())
+            except RecordBusy as exc:
+                raise ServiceError(await self.records.busy_text(session, exc, starting=False)) from None
             return session
 
     async def join(self, session_id: int, user_id: int, name: str) -> Session:
@@ -87,7 +125,8 @@ class LobbyService(ServiceBase):
                 raise ServiceError("You are already at this table.")
             if len(s.seats) >= game.max_players:
                 raise ServiceError(f"The table is full ({count(game.max_players, 'seat')}).")
-            s.seats.append(Seat(position=len(s.seats), player_id=str(user_id), name=name,
+            shown = shown_name(name, f"Player {len(s.seats) + 1}")  # a name that shows nothing
+            s.seats.append(Seat(position=len(s.seats), player_id=str(user_id), name=shown,
                                 user_id=user_id))
         return await self._lobby_change(session_id, change)
 
@@ -103,7 +142,13 @@ class LobbyService(ServiceBase):
                 s.status = "abandoned"
             elif user_id == s.host_id:
                 s.host_id = people[0].user_id  # type: ignore[assignment]
-        return await self._lobby_change(session_id, change)
+        return await self._lobby_change(session_id, change, holds=lambda s: self._give_back(s, user_id))
+
+    def _give_back(self, session: Session, user_id: int) -> list[Statement]:
+        """A person leaving a lobby gives back the records it held for them."""
+        if session.game().record_type is None:
+            return []
+        return self.records.hold_choice(session, user_id, [])
 
     async def add_bot(self, session_id: int, by_user_id: int) -> Session:
         def change(s: Session, game: Game) -> None:
@@ -132,18 +177,23 @@ class LobbyService(ServiceBase):
             if key == "turn_timer":
                 s.options[key] = self._check_timer(value)
                 return
+            refuse_simulation_option(game, key)
             spec = next((o for o in game.options if o.key == key), None)
             if spec is None:
                 known = ", ".join([o.key for o in game.options] + ["turn_timer"])
                 raise ServiceError(f"{game.name} has no option `{key}` (options: {known}).")
             try:
-                s.options[key] = spec.validate_value(str(value))
+                chosen = spec.validate_value(str(value))
             except IllegalAction as exc:
                 raise ServiceError(exc.message) from None
+            check_startable(game, {**s.game_options, key: chosen}, spec.label)
+            s.options[key] = chosen
         return await self._lobby_change(session_id, change)
 
     async def choose_record(self, session_id: int, user_id: int, names: list[str]) -> Session:
-        """In the lobby, a person picks the records their seat brings in (none: a new one)."""
+        """In the lobby, a person picks the records their seat brings in (none: a new one). The
+        lobby holds them from then on (taken in the same transaction as the choice: of two
+        lobbies choosing one at once, one holds it and the other is told where it is)."""
         session = await self.get(session_id)
         self._require_lobby(session)
         if session.game().record_type is None:
@@ -158,7 +208,8 @@ class LobbyService(ServiceBase):
             if seat is None:
                 raise NotSeated("Join the table first, then choose.")
             seat.record = "\n".join(names)
-        return await self._lobby_change(session_id, change)
+        return await self._lobby_change(
+            session_id, change, holds=lambda s: self.records.hold_choice(s, user_id, names))
 
     async def records_of(self, guild_id: int | None, user_id: int, game_id: str) -> list[RecordRow]:
         return await self.records.of(guild_id, user_id, get_game(game_id))

@@ -10,7 +10,11 @@ and says which error is the one-game-per-channel index refusing a second game.
 Exactly-once: `save` is a compare-and-swap on the session's version, in the same transaction
 as the log rows; a second process that loaded the same version gets `False` and writes nothing.
 Turn timers are claimed by one process at a time (`claim_timers`), so a reminder is sent once
-even when several processes share the database.
+even when several processes share the database. A record (a character) is held by one open
+session at a time (`records.held_by`): taken by a conditional UPDATE of its own row in the
+transaction that saves a lobby's choice or a game's start (`hold_record`), so of two sessions
+taking it at once, in one process or two, the second finds it held; retiring is a conditional
+DELETE of the same row (`retire_record`), and a finished game writes back only what it holds.
 """
 
 from __future__ import annotations
@@ -50,6 +54,17 @@ class ChannelBusy(StoreError):
     """Another lobby or active game already holds this channel."""
 
 
+class RecordBusy(StoreError):
+    """A record could not be held by a session (another open session holds it, it was retired,
+    or it changed since it was read): the whole transaction was rolled back. `.name` is the
+    record's owner and name."""
+
+    def __init__(self, user_id: int, name: str):
+        super().__init__(f"The record {name} is not free.")
+        self.user_id = user_id
+        self.name = name
+
+
 class Tx(Protocol):
     """One open transaction (`?` placeholders)."""
 
@@ -77,6 +92,15 @@ class Statement(NamedTuple):
     sql: str
     params: Sequence[Any] = ()
     rows: Sequence[Sequence[Any]] | None = None
+    holds: tuple[int, str] | None = None
+    """A record's owner and name: the statement must change exactly one row, or the transaction
+    is rolled back and `RecordBusy` raised (a record claimed by a session)."""
+
+
+def check_hold(statement: Statement, changed: int) -> None:
+    """Raise RecordBusy when a hold statement changed no row (the caller rolls back)."""
+    if statement.holds is not None and changed != 1:
+        raise RecordBusy(*statement.holds)
 
 
 def is_postgres_url(target: str | Path) -> bool:
@@ -319,22 +343,25 @@ class Store:
     async def save(self, session: Session, expected_version: int, *, seats: bool = True,
                    old_seats: Sequence[Seat] | None = None,
                    log: Sequence[LogEntry] = (), results: Sequence[ResultRow] = (),
-                   records: Sequence[RecordRow] = (),
+                   records: Sequence[RecordRow] = (), holds: Sequence[Statement] = (),
                    on_commit: Callable[[], None] | None = None) -> bool:
         """Write `session` (status, host, options, state, version, timer) if the stored version
         is still `expected_version`, with its seats, log rows, results and the records its
         players take out of it, in one transaction. False (nothing written) when someone else
         changed the session first. `old_seats`: the seats as stored at `expected_version`, if
-        known: only the rows that changed are written. `on_commit`: see `_guarded`."""
+        known: only the rows that changed are written. `holds`: the records the session takes or
+        gives back (`hold_record`, `hold_new_record`, `release_records`), before the records handed
+        back (a game that ends as it starts holds, then gives back); one that cannot be held rolls everything back and raises RecordBusy. `on_commit`: see
+        `_guarded`."""
         return await self._guarded(self.save_statements(
             session, expected_version, seats=seats, old_seats=old_seats, log=log, results=results,
-            records=records), on_commit)
+            records=records, holds=holds), on_commit)
 
     @classmethod
     def save_statements(cls, session: Session, expected_version: int, *, seats: bool = True,
                         old_seats: Sequence[Seat] | None = None, log: Sequence[LogEntry] = (),
-                        results: Sequence[ResultRow] = (),
-                        records: Sequence[RecordRow] = ()) -> list[Statement]:
+                        results: Sequence[ResultRow] = (), records: Sequence[RecordRow] = (),
+                        holds: Sequence[Statement] = ()) -> list[Statement]:
         """The statements of `save`, the compare-and-set first."""
         statements = [Statement(
             "UPDATE sessions SET status = ?, host_id = ?, options = ?, state = ?, version = ?, "
@@ -360,7 +387,8 @@ class Store:
                 rows=[(r.session_id, r.guild_id, r.game_id, r.position, r.player_id, r.user_id,
                        r.name, int(r.won), r.score, json.dumps(r.tags), r.finished_at)
                       for r in results]))
-        statements += [cls._record_row(record) for record in records]
+        statements += holds
+        statements += [cls._record_back(record, session.id) for record in records]
         return statements
 
     async def _guarded(self, statements: Sequence[Statement],
@@ -380,7 +408,7 @@ class Store:
                     if statement.rows:
                         await tx.executemany(statement.sql, statement.rows)
                 else:
-                    await tx.execute(statement.sql, statement.params)
+                    check_hold(statement, await tx.execute(statement.sql, statement.params))
             if on_commit is not None:  # runs at the loop's next turn: while the COMMIT is awaited
                 asyncio.get_running_loop().call_soon(call_quietly, on_commit)
         return True
@@ -408,6 +436,77 @@ class Store:
             "updated_at = excluded.updated_at",
             (record.guild_id, record.user_id, record.game_id, record.name, record.data,
              record.updated_at))
+
+    @staticmethod
+    def _record_back(record: RecordRow, session_id: int) -> Statement:
+        """A record a finished session hands back: written only while that session holds it
+        (never over another table's, nor a retired one's), and no longer held; one that is not
+        there at all was made by a game started before holds existed, and is added."""
+        return Statement(
+            "INSERT INTO records (guild_id, user_id, game_id, name, data, version, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, user_id, game_id, name) "
+            "DO UPDATE SET data = excluded.data, version = records.version + 1, "
+            "updated_at = excluded.updated_at, held_by = NULL WHERE records.held_by = ?",
+            (record.guild_id, record.user_id, record.game_id, record.name, record.data,
+             record.updated_at, session_id))
+
+    # A hold is live while its session is open and its owner still sits there (a person who left
+    # a lobby, a lobby cancelled, a game ended or abandoned: the record is free again).
+    _FREE = ("(records.held_by IS NULL OR records.held_by = ? OR NOT EXISTS ("
+             "SELECT 1 FROM sessions s JOIN seats st ON st.session_id = s.id "
+             "WHERE s.id = records.held_by AND s.status IN ('lobby', 'active') "
+             "AND st.user_id = records.user_id))")
+    _KEY = "guild_id = ? AND user_id = ? AND game_id = ? AND name = ?"
+
+    @classmethod
+    def hold_record(cls, session_id: int, guild_id: int, user_id: int, game_id: str, name: str,
+                    version: int | None = None) -> Statement:
+        """`save(holds=...)`: the session takes the record, if nobody else holds it (and, with
+        `version`, if it is still the version that was read). A conditional UPDATE of the
+        record's own row: two sessions taking it at once, in one process or two, are one after
+        the other, and the second finds it held."""
+        sql = f"UPDATE records SET held_by = ? WHERE {cls._KEY} AND {cls._FREE}"
+        params: list[Any] = [session_id, guild_id, user_id, game_id, name, session_id]
+        if version is not None:
+            sql += " AND version = ?"
+            params.append(version)
+        return Statement(sql, params, holds=(user_id, name))
+
+    @staticmethod
+    def hold_new_record(session_id: int, record: RecordRow) -> Statement:
+        """`save(holds=...)`: a record made for a starting game, held by it (RecordBusy when the
+        name was taken meanwhile)."""
+        return Statement(
+            "INSERT INTO records (guild_id, user_id, game_id, name, data, version, updated_at, held_by) "
+            "VALUES (?, ?, ?, ?, ?, 0, ?, ?) ON CONFLICT (guild_id, user_id, game_id, name) DO NOTHING",
+            (record.guild_id, record.user_id, record.game_id, record.name, record.data,
+             record.updated_at, session_id), holds=(record.user_id, record.name))
+
+    @staticmethod
+    def release_records(session_id: int, guild_id: int, user_id: int, game_id: str) -> Statement:
+        """`save(holds=...)`: the session gives back what it holds of this person's records."""
+        return Statement("UPDATE records SET held_by = NULL "
+                         "WHERE guild_id = ? AND user_id = ? AND game_id = ? AND held_by = ?",
+                         (guild_id, user_id, game_id, session_id))
+
+    async def record_holders(self, guild_id: int, user_id: int,
+                             game_id: str) -> dict[str, tuple[int, int]]:
+        """Record name -> (session id, channel id) of this person's records in this server held
+        by an open session where they sit."""
+        rows = await self._fetch(
+            "SELECT r.name, s.id, s.channel_id FROM records r JOIN sessions s ON s.id = r.held_by "
+            "WHERE r.guild_id = ? AND r.user_id = ? AND r.game_id = ? "
+            "AND s.status IN ('lobby', 'active') AND EXISTS (SELECT 1 FROM seats st "
+            "WHERE st.session_id = s.id AND st.user_id = r.user_id)", (guild_id, user_id, game_id))
+        return {r[0]: (int(r[1]), int(r[2])) for r in rows}
+
+    async def retire_record(self, guild_id: int, user_id: int, game_id: str, name: str) -> bool:
+        """Remove a record nobody holds; False when it is held (or not there). One conditional
+        DELETE of its row: a session taking it at the same moment goes before or after, never
+        both."""
+        return await self._write(
+            f"DELETE FROM records WHERE {self._KEY} AND {self._FREE}",
+            (guild_id, user_id, game_id, name, 0)) == 1
 
     @classmethod
     async def _put_record(cls, tx: Tx, record: RecordRow) -> None:
@@ -446,7 +545,8 @@ class Store:
             return changed == 1
 
     async def records_in_play(self, user_id: int, game_id: str) -> list[tuple[int, str]]:
-        """(session id, record name) of this person's records seated in open sessions."""
+        """(session id, record names, one a line) of this person's seats that brought records,
+        in open sessions of every server (what holds them: `record_holders`)."""
         rows = await self._fetch(
             "SELECT s.id, st.record FROM seats st JOIN sessions s ON s.id = st.session_id "
             "WHERE st.user_id = ? AND s.game_id = ? AND s.status IN ('lobby', 'active') "
@@ -600,7 +700,8 @@ class Store:
         ("messages", ("session_id", "target", "channel_id", "message_id")),
         ("results", ("session_id", "guild_id", "game_id", "position", "player_id", "user_id",
                      "name", "won", "score", "tags", "finished_at")),
-        ("records", ("guild_id", "user_id", "game_id", "name", "data", "version", "updated_at")),
+        ("records", ("guild_id", "user_id", "game_id", "name", "data", "version", "updated_at",
+                     "held_by")),
         ("contents", ("game_id", "version", "data")),
     )
     """What `python -m bot migrate` copies, parents first (claims and workers are not data)."""

@@ -117,6 +117,16 @@ MIGRATIONS: list[list[str]] = [
             seen_at DOUBLE PRECISION NOT NULL
         )""",
     ],
+    [  # 8: a record sits at one table at a time: the session holding it (lobby or game)
+        "ALTER TABLE records ADD COLUMN held_by INTEGER",
+        # records already seated in open sessions are held by them (`seats.record` holds one
+        # name a line; record names have no % or _, so LIKE matches a whole line)
+        """UPDATE records SET held_by = (
+            SELECT MAX(s.id) FROM sessions s JOIN seats st ON st.session_id = s.id
+            WHERE s.guild_id = records.guild_id AND s.game_id = records.game_id
+            AND st.user_id = records.user_id AND s.status IN ('lobby', 'active')
+            AND ('\n' || st.record || '\n') LIKE ('%\n' || records.name || '\n%'))""",
+    ],
 ]
 
 LATEST_VERSION = len(MIGRATIONS)

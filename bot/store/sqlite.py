@@ -19,7 +19,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.store.base import Statement, Store, StoreError, call_quietly
+from bot.store.base import Statement, Store, StoreError, call_quietly, check_hold
 from bot.store.migrations import MIGRATIONS
 
 log = logging.getLogger(__name__)
@@ -207,7 +207,7 @@ def _run_guarded(db: sqlite3.Connection, statements: Sequence[Statement],
             if statement.rows is not None:
                 db.executemany(statement.sql, statement.rows)
             else:
-                db.execute(statement.sql, statement.params)
+                check_hold(statement, db.execute(statement.sql, statement.params).rowcount)
         if before_commit is not None:
             try:
                 before_commit()

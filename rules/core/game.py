@@ -178,6 +178,9 @@ class Game(ABC, Generic[StateT, ViewT]):
     options: list[OptionSpec] = []
     """Lobby options: usually set in the class body, or in `__init__` when built from content.
     Never mutated in place."""
+    simulation_options: ClassVar[tuple[str, ...]] = ()
+    """Keys `resolve_options` accepts for simulations and tests only (rules.simulate, the
+    bench), never at a table: the lobby refuses them by name."""
     max_steps: ClassVar[int] = 10_000
     """Upper bound on actions in one game, for playout tests."""
     colour: ClassVar[int] = 0x5865F2

@@ -115,6 +115,7 @@ class TerraSancta(Game):
             OptionChoice(value="random", label="Dealt at random"),
         ]),
     ]
+    simulation_options = ("seat_factions",)  # the faction of each seat, for rules.simulate
     max_steps = 5000
     colour = 0x2B6CB0
     has_private_view = False  # nothing is hidden: the table is every player's view

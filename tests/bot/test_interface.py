@@ -165,7 +165,7 @@ async def test_a_lobby_with_more_options_than_rows_offers_the_rest_to_the_host(d
         id = "test-many-options"
         options = [OptionSpec(key=f"o{i}", label=f"Option {i}", default="a",
                               choices=[OptionChoice(value="a", label="A"), OptionChoice(value="b", label="B")])
-                   for i in range(6)]
+                   for i in range(5)] + HighCard.options  # its deal reads "cards": a game that can start
 
     game = ManyOptions()
     monkeypatch.setitem(rules.GAMES, game.id, game)
@@ -180,12 +180,12 @@ async def test_a_lobby_with_more_options_than_rows_offers_the_rest_to_the_host(d
         more = await h.click(lobby, h.find_button(lobby, "More options"), user=ALICE)
         assert more.ephemeral
         rest = {s["custom_id"].rsplit(":", 1)[1] for s in more.message.selects()}
-        assert shown | rest == {f"o{i}" for i in range(6)} | {"turn_timer"} and not shown & rest
-        last = next(s for s in more.message.selects() if s["custom_id"].endswith(":o5"))
+        assert shown | rest == {f"o{i}" for i in range(5)} | {"cards", "turn_timer"} and not shown & rest
+        last = next(s for s in more.message.selects() if s["custom_id"].endswith(":o4"))
         await h.select(more.message, last["custom_id"], ["b"], user=ALICE)
         session = await bot.service.active_in_channel(CHANNEL)
-        assert session.options["o5"] == "b"
-        assert "Option 5: **B**" in lobby.text()  # the lobby message shows it too
+        assert session.options["o4"] == "b"
+        assert "Option 4: **B**" in lobby.text()  # the lobby message shows it too
 
 
 async def test_a_solo_lobby_has_no_join_or_add_bot(db):
