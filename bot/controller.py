@@ -24,6 +24,7 @@ from bot.edits import EditQueue, digest
 from bot.render import get_renderer
 from bot.render.panel import clip
 from bot.sessions import ServiceError
+from bot.store import DATABASE_ERRORS
 from bot.ui import ids
 from bot.ui.items import TextModal
 from rules.core import IllegalAction, name_players
@@ -34,6 +35,8 @@ if TYPE_CHECKING:
     from rules.core import Event
 
 log = logging.getLogger("pantheon.controller")
+NOT_SAVED = ("That move could not be saved (the bot's database failed): nothing changed. "
+             "Try it again in a moment.")
 
 RESPONSE_BUDGET = 2.0  # seconds of work before we defer instead of answering directly
 TEXT_MAX = 400
@@ -262,8 +265,13 @@ class Controller:
                 await self._action(interaction, parsed, parsed.key or "")
             elif parsed.kind == "select":
                 await self._select(interaction, parsed, values)
+            else:  # a form's id (pm:) on a button or a menu: no control of ours is made so
+                await reply_error(interaction, f"{UNREADABLE} Use `/game status` for a fresh table.")
         except (ServiceError, IllegalAction) as exc:
             await reply_error(interaction, error_text(exc))
+        except DATABASE_ERRORS as exc:  # the database failed: the move was not saved
+            log.error("session %s: a click could not be saved: %s", parsed.session_id, exc, exc_info=exc)
+            await reply_error(interaction, NOT_SAVED)
 
     @staticmethod
     async def _rules_page(interaction: discord.Interaction, game_id: str, index: int) -> None:

@@ -20,7 +20,21 @@ from bot.store.base import (
 )
 from bot.store.migrations import LATEST_VERSION, MIGRATIONS
 
+
+def _database_errors() -> tuple[type[BaseException], ...]:
+    """What a failing database raises through either store (a full disk, a lost connection, a
+    failed COMMIT): the drivers' own errors, which the stores let through."""
+    import sqlite3
+
+    import asyncpg
+
+    return (StoreError, sqlite3.Error, asyncpg.PostgresError, asyncpg.InterfaceError)
+
+
+DATABASE_ERRORS = _database_errors()
+
 __all__ = [
+    "DATABASE_ERRORS",
     "DEFAULT_DB_PATH",
     "LATEST_VERSION",
     "MIGRATIONS",

@@ -11,7 +11,17 @@ import pytest
 
 from bot import edits
 from bot.records import name_from, unique_name
-from tests.bot.e2e import ALICE, BOB, CAROL, CHANNEL, START, make_bot, open_table, play_auto_move
+from tests.bot.e2e import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    START,
+    auto_choice,
+    make_bot,
+    open_table,
+    play_auto_move,
+)
 from tests.support.clock import Clock
 from tests.support.discord_harness import DiscordHarness, FakeMessage
 
@@ -436,3 +446,59 @@ async def test_a_move_whose_commit_fails_leaves_no_events_for_the_table_to_keep(
         await (h.click(m, cid, user=user) if vals is None else h.select(m, cid, vals, user=user))
         await bot.controller.edits.drain()
         assert "Turn " not in table.text() and "draws 1 card" not in table.text()  # Bob's turn, never told
+
+
+async def test_a_click_whose_commit_fails_is_answered_that_nothing_was_saved(tmp_path, monkeypatch):
+    """A disk error at COMMIT used to escape the click unanswered ("This interaction failed"):
+    the clicker is told the move was not saved and may try again, and the game is unchanged."""
+    import sqlite3
+
+    import bot.store.sqlite as sqlite_store
+    from bot.controller import NOT_SAVED
+
+    real = sqlite_store._run_guarded
+    failing = [False]
+
+    def guarded(db, statements, before_commit=None):
+        if failing[0]:
+            failing[0] = False
+            raise sqlite3.OperationalError("disk I/O error")
+        return real(db, statements, before_commit)
+
+    monkeypatch.setattr(sqlite_store, "_run_guarded", guarded)
+    bot = make_bot(tmp_path / "p.db", seed=4)
+    async with DiscordHarness(bot) as h:
+        await open_table(h, "terra-sancta", [ALICE, BOB], options="factions=random")
+        before, seat, _, found = await auto_choice(h, bot)
+        message, cid, values = found
+
+        async def use():
+            return await (h.click(message, cid, user=seat.user_id) if values is None
+                          else h.select(message, cid, values, user=seat.user_id))
+
+        failing[0] = True
+        with h.allow_errors() as caught:
+            reply = await use()
+        assert caught, "the failure is logged"
+        assert reply.ephemeral and NOT_SAVED in reply.text()
+        assert (await bot.service.active_in_channel(CHANNEL)).version == before.version
+        again = await use()
+        assert NOT_SAVED not in again.text()
+        assert (await bot.service.active_in_channel(CHANNEL)).version > before.version
+
+
+async def test_a_forms_id_on_a_button_is_answered(tmp_path):
+    """A button or menu whose id is a form's (pm:...) is no control Pantheon makes: it gets the
+    answer for a damaged control instead of none."""
+    import discord
+
+    from bot.controller import UNREADABLE
+
+    bot = make_bot(tmp_path / "p.db")
+    async with DiscordHarness(bot) as h:
+        view = discord.ui.View()
+        view.add_item(discord.ui.Button(label="Odd", custom_id="pm:1:1:line"))
+        sent = await h.bot.get_channel(CHANNEL).send("odd", view=view)
+        message = h.message(sent.id)
+        reply = await h.click(message, "pm:1:1:line", user=ALICE)
+        assert reply.ephemeral and UNREADABLE in reply.text()
