@@ -57,6 +57,7 @@ class _Slot:
     written: tuple[Key, str] | None = None  # the last write to a DM: which one, which digest
     writes: int = 0  # every write counts (a job compares it around its own call)
     posted: int = -1  # the newest version whose turn a new DM was posted for
+    answer: tuple[Key, str] | None = None  # what the answer to a click on a DM is showing
 
 
 class DmKeeper:
@@ -106,7 +107,9 @@ class DmKeeper:
     def answering(self, session: Session, player_id: str, key: Key, payload: Payload) -> None:
         """The answer to a click on the DM `key` is about to show `payload` (call before sending)."""
         slot = self.offer(session, player_id, payload)
-        self._wrote(slot, key, self.c._dm_digest(session, player_id, payload))
+        mark = self.c._dm_digest(session, player_id, payload)
+        slot.answer = (key, mark)
+        self._wrote(slot, key, mark)
 
     def answer_failed(self, session: Session, player_id: str) -> None:
         self._wrote(self.slot(session.id, player_id), None, None)
@@ -120,6 +123,11 @@ class DmKeeper:
         async with slot.lock:
             await self._load(session.id, player_id, slot, again=True)
             stray = slot.key != key
+            if slot.answer is not None and slot.answer[0] == key:
+                # the answer landed now, maybe after an edit that showed a newer view: the DM
+                # shows the answer's view, and `sync` edits the newest in again if it differs
+                self._wrote(slot, key, slot.answer[1])
+            slot.answer = None
         if stray:
             try:
                 await interaction.delete_original_response()
@@ -166,7 +174,18 @@ class DmKeeper:
         return blocked
 
     async def _post(self, session: Session, player_id: str, slot: _Slot) -> bool:
-        """Post `slot`'s newest view as a new DM (holding the lock); True when DMs are closed."""
+        """Post `slot`'s newest view as a new DM (holding the lock), tried again a few times when
+        Discord fails (the new message is the turn's notification); True when DMs are closed."""
+        for attempt in range(1, RETRIES + 1):
+            outcome = await self._post_once(session, player_id, slot)
+            if outcome is not None:
+                return outcome
+            if attempt < RETRIES:
+                await asyncio.sleep(RETRY_WAIT * attempt)
+        return False
+
+    async def _post_once(self, session: Session, player_id: str, slot: _Slot) -> bool | None:
+        """One try of `_post`: None when Discord failed (worth another try)."""
         seat = session.seat(player_id)
         assert seat is not None and seat.user_id is not None and slot.payload is not None
         payload, mark, order = slot.payload, slot.mark, slot.order
@@ -191,9 +210,10 @@ class DmKeeper:
                 await self.c.service.mark_dm_blocked(session.id, player_id, True)
                 return True  # (the caller deletes the old DM: no stale controls left behind)
             log.warning("session %s: DM to %s refused: %s", session.id, player_id, exc)
+            return False
         except discord.HTTPException as exc:
             log.warning("session %s: DM to %s failed (the state is safe): %s", session.id, player_id, exc)
-        return False
+        return None
 
     async def _delete(self, session: Session, player_id: str, key: Key) -> None:
         """Delete a DM of theirs, through the token of their last click on it while fresh."""

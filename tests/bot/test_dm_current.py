@@ -308,3 +308,60 @@ async def test_a_deleted_table_is_posted_again_once(tmp_path):
         assert len(live) == 1 and live[0].id != table_message.id
         current = await bot.service.active_in_channel(CHANNEL)
         assert current.table_message_id == live[0].id
+
+
+async def test_a_click_answer_landing_after_a_newer_edit_is_corrected(tmp_path):
+    """Alice's answer to a click in her DM is slow to land; meanwhile another move offers her a
+    newer view and her DM is edited to it. Her answer then puts the older view back: the DM is
+    edited to the newest view again (it used to stay on the old one)."""
+    import re as _re
+
+    bot = make_bot(tmp_path / "pantheon.db", seed=4)
+    async with DiscordHarness(bot) as h:
+        await open_table(h, "gods-of-magic", [ALICE, BOB, CAROL])
+        real, slow = h._webhook_request, [True]
+
+        async def delayed(route, **kw):
+            m = _re.search(r"/interactions/\d+/([^/]+)/callback", route.url)
+            record = h._interactions.get(m.group(1)) if m else None
+            if record is not None and record.user_id == ALICE and slow[0]:
+                slow[0] = False
+                await asyncio.sleep(0.3)  # Alice's answer takes its time
+            return await real(route, **kw)
+
+        h._webhook_request = delayed
+        dm = h.dms_to(ALICE)[0]
+        menu = dm.selects()[0]
+
+        async def other_move():
+            await asyncio.sleep(0.1)
+            s = await bot.service.active_in_channel(CHANNEL)
+            newer = s.model_copy(update={"version": s.version + 1})
+            line = Event(kind="x", text="A newer line Alice must see.", visible_to=[str(ALICE)])
+            await bot.controller.update_dm(newer, str(ALICE), [line])
+            await bot.controller.edits.drain()
+
+        await asyncio.gather(h.select(dm, menu["custom_id"], [menu["options"][0]["value"]], user=ALICE),
+                             other_move())
+        await h.settle()
+        await bot.controller.edits.drain()
+        dms = h.dms_to(ALICE)
+        assert len(dms) == 1 and "A newer line Alice must see." in dms[0].text()
+
+
+async def test_a_turn_dm_that_discord_fails_is_tried_again(tmp_path):
+    """The new DM of a turn is its notification: a server error is tried again, not turned into
+    an edit of the old DM (which notifies nobody)."""
+    bot = make_bot(tmp_path / "pantheon.db", seed=11)
+    async with DiscordHarness(bot) as h:
+        await open_table(h, "gods-of-magic", [ALICE, BOB], options="target=100")
+        s = await bot.service.active_in_channel(CHANNEL)
+        first = h.dms_to(BOB)[0]
+        newer = s.model_copy(update={"version": s.version + 1})
+        h.fail_next("POST", rf"^/channels/{first.channel_id}/messages$", 500, 0, "Internal Server Error")
+        with h.allow_errors():
+            await bot.controller.update_dm(newer, str(BOB), fresh=True)
+            await bot.controller.edits.drain()
+            await h.settle()
+        live = h.dms_to(BOB)
+        assert len(live) == 1 and live[0] is not first and first.deleted
