@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from rules.core import Event
 
 log = logging.getLogger("pantheon.controller")
+PRIVATE_NEXT = "Your next choice is private: it is in your DM from the bot (or press **My hand**)."
 NOT_SAVED = ("That move could not be saved (the bot's database failed): nothing changed. "
              "Try it again in a moment.")
 
@@ -340,6 +341,7 @@ class Controller:
     async def _act(self, interaction: discord.Interaction, parsed: ids.Parsed, key: str,
                    text: str | None, loaded: Session | None = None) -> None:
         early: list[tuple[Session, int, str | None, table.Payload]] = []
+        had_private = self._has_private(loaded, interaction.user.id)
         try:
             result: ActResult = await self.within_budget(
                 interaction, self.service.act(parsed.session_id, interaction.user.id, key,
@@ -383,6 +385,29 @@ class Controller:
                 await self.dms.sync(session, audience)
         await self.publish(result, table_done=on_table, skip_dm=audience if current else None,
                            actor=interaction.user.id, interaction=interaction)
+        if on_table and had_private is False and self._has_private(session, interaction.user.id):
+            await self._point_to_private(interaction, session)
+
+    @staticmethod
+    def _has_private(session: Session | None, user_id: int) -> bool | None:
+        """Whether the user's seat has a move to make in private now (None: not known here)."""
+        if session is None or session.status != "active" or not session.game().has_private_view:
+            return None
+        seat = session.seat_of_user(user_id)
+        if seat is None:
+            return None
+        return any(a.private for a in session.legal_actions(seat.player_id))
+
+    @staticmethod
+    async def _point_to_private(interaction: discord.Interaction, after: Session) -> None:
+        """A click on the table whose next step is private (By Gods and Kings: the card to spend
+        for an ability chosen on the table): the table no longer offers the clicker that step, and
+        their DM was only edited (no notification), so the answer says where to go on."""
+        try:
+            await interaction.followup.send(PRIVATE_NEXT, ephemeral=True,
+                                            allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.warning("session %s: could not say where the next step is: %s", after.id, exc)
 
     def _early_answer(self, interaction: discord.Interaction, parsed: ids.Parsed,
                       early: list[tuple[Session, int, str | None, table.Payload]],

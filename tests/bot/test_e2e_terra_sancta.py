@@ -101,6 +101,7 @@ async def test_the_board_picture_is_drawn_off_the_event_loop(db, monkeypatch):
         return real(view)
 
     monkeypatch.setattr(board, "_encode", encode)
+    board.BOARDS.clear()  # boards another test drew (the same seeded game) would not be drawn again
     bot = make_bot(db, seed=3)
     saved_while_drawing: list[bool] = []
     async with DiscordHarness(bot) as h:

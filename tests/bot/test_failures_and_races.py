@@ -502,3 +502,43 @@ async def test_a_forms_id_on_a_button_is_answered(tmp_path):
         message = h.message(sent.id)
         reply = await h.click(message, "pm:1:1:line", user=ALICE)
         assert reply.ephemeral and UNREADABLE in reply.text()
+
+
+async def test_a_table_click_whose_next_step_is_private_says_where_to_go_on(tmp_path):
+    """By Gods and Kings: an ability chosen on the table asks for the card to spend in private;
+    the clicker is told, in an answer only they see, that the next choice is in their DM."""
+    from bot.controller import PRIVATE_NEXT
+    from tests.bot.e2e import component_for
+
+    bot = make_bot(tmp_path / "p.db", seed=5)
+    async with DiscordHarness(bot) as h:
+        table_message = await open_table(h, "by-gods-and-kings", [ALICE, BOB], options="party=2")
+        for _ in range(400):
+            s = await bot.service.active_in_channel(CHANNEL)
+            if s is None or s.status != "active":
+                break
+            found = None
+            for seat in s.seats:
+                if seat.auto:
+                    continue
+                for a in s.legal_actions(seat.player_id):
+                    if a.key.startswith("use.ability:") and not a.private:
+                        after = s.game().apply(s.state(), seat.player_id, a.key).state
+                        if any(x.private for x in s.game().legal_actions(after, seat.player_id)) and \
+                                not any(x.private for x in s.legal_actions(seat.player_id)):
+                            hit = component_for([table_message], s.id, s.version, a.key,
+                                                oldest=seat.actions_version)
+                            if hit is not None:
+                                found = (seat, hit)
+                                break
+                if found:
+                    break
+            if found:
+                seat, (message, cid, values) = found
+                reply = await (h.click(message, cid, user=seat.user_id) if values is None
+                               else h.select(message, cid, values, user=seat.user_id))
+                told = [m for m in reply.followups if PRIVATE_NEXT in m.text()]
+                assert told and all(m.ephemeral for m in told)
+                return
+            await play_auto_move(h, bot)
+        pytest.fail("no ability chosen on the table led to a private step in this game")
