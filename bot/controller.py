@@ -167,18 +167,23 @@ class Controller:
         return digest(payload, seat.actions_version if seat else 0)
 
     def _answered(self, session: Session, interaction: discord.Interaction, audience: str | None,
-                  payload: table.Payload) -> None:
+                  payload: table.Payload) -> bool:
         """The clicked message now shows `payload` (the interaction response edited it): remember
-        what it shows, and the interaction whose token can edit it again."""
+        what it shows, and the interaction whose token can edit it again. False when the table
+        had been edited to a newer state before this answer landed: it shows this older one now,
+        and must be brought up to date again (`_act`)."""
         msg = interaction.message
         if msg is None or msg.flags.ephemeral:
-            return
+            return True
         key = (msg.channel.id, msg.id)
         if self._is_table_message(session, interaction):
-            self.edits.shown(key, session.version, self._table_digest(session, payload))
+            newest = self.edits.shown(key, session.version, self._table_digest(session, payload),
+                                      landed_last=True)
             self._keep(self._table_tokens, session.id, (interaction, time.monotonic(), msg.id))
+            return newest
         elif audience is not None and interaction.guild_id is None:  # what it shows: `dms.answering`
             self._keep(self._dm_tokens, (session.id, audience), (interaction, time.monotonic(), msg.id))
+        return True
 
     @staticmethod
     async def send_response(interaction: discord.Interaction, payload: table.Payload,
@@ -359,7 +364,7 @@ class Controller:
             payload = early[0][3]  # rendered while the move was being made durable
         else:
             payload = await self._answer_payload(session, audience, result.events)
-        answered = True
+        answered, superseded = True, False
         msg = interaction.message
         dm = (msg.channel.id, msg.id) if msg is not None and audience is not None \
             and interaction.guild_id is None and not msg.flags.ephemeral else None
@@ -370,7 +375,7 @@ class Controller:
                 self.dms.answering(session, audience, dm, payload)
             try:
                 await self._edit_response(interaction, payload)
-                self._answered(session, interaction, audience, payload)
+                superseded = not self._answered(session, interaction, audience, payload)
             except discord.HTTPException as exc:  # the move is committed: publishing shows it
                 log.warning("session %s: answering a move failed: %s", session.id, exc)
                 on_table = answered = False
@@ -385,6 +390,8 @@ class Controller:
                 await self.dms.sync(session, audience)
         await self.publish(result, table_done=on_table, skip_dm=audience if current else None,
                            actor=interaction.user.id, interaction=interaction)
+        if superseded:  # this answer put an older table back over a newer one: the newest again
+            await self.update_table(await self.service.get(session.id))
         if on_table and had_private is False and self._has_private(session, interaction.user.id):
             await self._point_to_private(interaction, session)
 

@@ -80,15 +80,21 @@ class EditQueue:
         self.skipped = 0
 
     # --- what a message shows -----------------------------------------------------------------
-    def shown(self, key: Key, order: int, digest: str | None) -> None:
-        """This payload is now on the message (an interaction response, a new message)."""
+    def shown(self, key: Key, order: int, digest: str | None, *, landed_last: bool = False) -> bool:
+        """This payload is now on the message (an interaction response, a new message). False
+        when a newer one was shown already: unless `landed_last` (the call that showed this one
+        ended after that newer one was shown, so the message may show this older one), nothing
+        changes; with it, this one is recorded so that the newer one is edited in again."""
         old = self._shown.get(key)
         if old is not None and old[0] > order:
-            return
+            if landed_last:
+                self._shown[key] = (order, digest)
+            return False
         self._shown[key] = (order, digest)
         self._shown.move_to_end(key)
         while len(self._shown) > REMEMBER:
             self._shown.popitem(last=False)
+        return True
 
     def unchanged(self, key: Key, digest: str | None) -> bool:
         shown = self._shown.get(key)

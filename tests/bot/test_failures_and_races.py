@@ -542,3 +542,50 @@ async def test_a_table_click_whose_next_step_is_private_says_where_to_go_on(tmp_
                 return
             await play_auto_move(h, bot)
         pytest.fail("no ability chosen on the table led to a private step in this game")
+
+
+async def test_a_table_answer_landing_after_a_newer_edit_is_corrected(tmp_path):
+    """Issue 28 item 3: Alice's answer from the table is slow to land; meanwhile Bob moves with
+    /move and the table is edited to his move. Alice's answer then puts the older table back
+    (Bob to act, a dead control): the table is edited to the newest state again."""
+    import re as _re
+
+    from bot import table as tables
+
+    bot = make_bot(tmp_path / "p.db", seed=3)
+    async with DiscordHarness(bot) as h:
+        table_message = await open_table(h, "terra-sancta", [ALICE, BOB], options="factions=random")
+        first = int((await bot.service.active_in_channel(CHANNEL)).state().turn_player)
+        second = BOB if first == ALICE else ALICE
+        await play_auto_move(h, bot)  # the first player picks a piece
+        s, seat, action, found = await auto_choice(h, bot)
+        assert seat.user_id == first and found is not None
+        message, cid, values = found
+        real, slow = h._webhook_request, [True]
+
+        async def delayed(route, **kw):
+            m = _re.search(r"/interactions/\d+/([^/]+)/callback", route.url)
+            record = h._interactions.get(m.group(1)) if m else None
+            if record is not None and record.user_id == first and slow[0]:
+                slow[0] = False
+                await asyncio.sleep(0.3)  # the first player's answer takes its time
+            return await real(route, **kw)
+
+        h._webhook_request = delayed
+
+        async def second_moves():
+            await asyncio.sleep(0.1)  # the first move is committed by now
+            choices = await h.autocomplete("move", user=second, channel=CHANNEL, options={"move": ""},
+                                           focused="move")
+            quiet = next(c["value"] for c in choices if "x" not in c["value"] and "*" not in c["value"])
+            await h.slash("move", user=second, channel=CHANNEL, options={"move": quiet})
+            await bot.controller.edits.drain()
+
+        click = h.click(message, cid, user=first) if values is None else h.select(message, cid, values,
+                                                                                  user=first)
+        await asyncio.gather(click, second_moves())
+        await h.settle()
+        await bot.controller.edits.drain()
+        now = await bot.service.active_in_channel(CHANNEL)
+        assert now.state().turn_player == str(first)  # both moves were made
+        assert table_message.content == (await tables.render_table(now)).content
