@@ -677,12 +677,14 @@ class Controller:
         latest = await self.service.get(session.id)
         if latest.version != session.version:
             events, note = None, None  # the events were those of an older version
+        if latest.table_message_id and latest.table_message_id != gone:
+            # through the queue, under the repost's own key: ordered with the other edits of it,
+            # and posted anew if the repost is gone too
+            await self.update_table(latest, events, note=note)
+            return
         fresh = await table.render_table(latest, events, note=note)
         channel = self.bot.get_partial_messageable(latest.table_channel_id or channel_id)
         try:
-            if latest.table_message_id and latest.table_message_id != gone:
-                await channel.get_partial_message(latest.table_message_id).edit(**fresh.edit_kwargs())
-                return
             msg = await channel.send(**fresh.send_kwargs())
             await self.service.set_table_message(session.id, channel.id, msg.id)
         except discord.HTTPException as exc:
