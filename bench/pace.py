@@ -15,7 +15,7 @@ from pathlib import Path
 import bot.controller as controller_module
 from bot import edits
 from tests.bot.e2e import make_bot, open_table, play_auto_move
-from tests.support.calls import CASES, CallCount, shape
+from tests.support.calls import CASES, CallCount
 from tests.support.discord_harness import DiscordHarness
 
 PACES = (60.0, 300.0)
@@ -41,12 +41,7 @@ async def count_at_pace(label: str, game: str, people: list[int], bots: int, opt
                     break
                 count.clicks += 1
                 assert count.clicks < limit, f"{label}: the game did not end"
-            for call in h.calls[first:]:
-                if call.via == "http":
-                    count.bot_calls += 1
-                    count.by_route[shape(call)] += 1
-                else:
-                    count.token_calls += 1
+            count.tally(h.calls[first:])
         await bot.close()
     finally:
         controller_module.time = real

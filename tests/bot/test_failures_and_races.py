@@ -548,8 +548,6 @@ async def test_a_table_answer_landing_after_a_newer_edit_is_corrected(tmp_path):
     """Issue 28 item 3: Alice's answer from the table is slow to land; meanwhile Bob moves with
     /move and the table is edited to his move. Alice's answer then puts the older table back
     (Bob to act, a dead control): the table is edited to the newest state again."""
-    import re as _re
-
     from bot import table as tables
 
     bot = make_bot(tmp_path / "p.db", seed=3)
@@ -561,17 +559,7 @@ async def test_a_table_answer_landing_after_a_newer_edit_is_corrected(tmp_path):
         s, seat, action, found = await auto_choice(h, bot)
         assert seat.user_id == first and found is not None
         message, cid, values = found
-        real, slow = h._webhook_request, [True]
-
-        async def delayed(route, **kw):
-            m = _re.search(r"/interactions/\d+/([^/]+)/callback", route.url)
-            record = h._interactions.get(m.group(1)) if m else None
-            if record is not None and record.user_id == first and slow[0]:
-                slow[0] = False
-                await asyncio.sleep(0.3)  # the first player's answer takes its time
-            return await real(route, **kw)
-
-        h._webhook_request = delayed
+        h.slow_answer(first, 0.3)  # this player's answer takes its time
 
         async def second_moves():
             await asyncio.sleep(0.1)  # the first move is committed by now

@@ -46,6 +46,15 @@ class CallCount:
     def per_click(self) -> float:
         return self.bot_calls / max(self.clicks, 1)
 
+    def tally(self, calls) -> None:
+        """Count these recorded calls: bot-token ones by route, interaction-token ones in all."""
+        for call in calls:
+            if call.via == "http":
+                self.bot_calls += 1
+                self.by_route[shape(call)] += 1
+            else:
+                self.token_calls += 1
+
     def line(self) -> str:
         routes = ", ".join(f"{n / max(self.clicks, 1):.2f} {r}" for r, n in self.by_route.most_common())
         return (f"{self.label:<20} {self.clicks:5} clicks: {self.per_click:.2f} bot-token calls per "
@@ -72,12 +81,7 @@ async def count_game(label: str, game: str, people: list[int], bots: int = 0,
                 break
             count.clicks += 1
             assert count.clicks < limit, f"{label}: the game did not end"
-        for call in h.calls[first:]:
-            if call.via == "http":
-                count.bot_calls += 1
-                count.by_route[shape(call)] += 1
-            else:
-                count.token_calls += 1
+        count.tally(h.calls[first:])
     await bot.close()
     return count
 

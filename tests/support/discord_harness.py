@@ -404,6 +404,7 @@ class DiscordHarness:
         self._dm_users: dict[int, int] = {}  # DM channel id -> user id
         self._blocked_dms: set[int] = set()
         self._failures: list[tuple[str, re.Pattern[str], int, int, str]] = []
+        self._slow_answers: dict[int, float] = {}  # user id -> seconds their next answer waits
         self._interactions: dict[str, _Interaction] = {}
         self._command_ids: dict[tuple[str, int | None], int] = {}
         self._seq = 0
@@ -787,6 +788,11 @@ class DiscordHarness:
 
     def unblock_dms(self, user_id: int) -> None:
         self._blocked_dms.discard(user_id)
+
+    def slow_answer(self, user_id: int, seconds: float) -> None:
+        """The next interaction answer (callback) to this user lands `seconds` late, as a slow
+        network may make it land after calls the bot made later (races of answers and edits)."""
+        self._slow_answers[user_id] = seconds
 
     def fail_next(self, method: str, path_regex: str, status: int, code: int = 0, message: str = "") -> None:
         """The next call matching (method, regex searched in the path) fails with that answer."""
@@ -1246,6 +1252,11 @@ class DiscordHarness:
 
     async def _webhook_request(self, route: Route, *, payload: Any = None, multipart: Any = None,
                                files: Any = None, params: Any = None, **kwargs: Any) -> Any:
+        if self._slow_answers and route.method == "POST" and route.url.endswith("/callback"):
+            record = self._interactions.get(route.url.rsplit("/", 2)[-2])
+            late = self._slow_answers.pop(record.user_id, 0.0) if record is not None else 0.0
+            if late:
+                await asyncio.sleep(late)
         at = self.clock()
         body = _parse_body(payload, multipart)
         return self._handle("webhook", route, body, _read_files(files), params, at)
