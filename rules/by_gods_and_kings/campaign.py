@@ -10,9 +10,10 @@ claimed, the equipment it wears, its shards and their experience, the scenarios 
   kept by nobody) fill it up, dealt round the seats.
 - **A shard exists once in a game**: a shard already in the party (an earlier character has it)
   is set aside by the later one for this game and comes back to it afterwards.
-- **Experience** (the rulebook: only shards equipped when the scenario ends count): each
-  equipped shard gains a point for every battle won in the last attempt, and
-  `CLEAR_BONUS` more when the scenario is cleared.
+- **Experience** (the rulebook: shards gain it "upon the completion of scenarios", and only
+  those equipped at its end count): when the scenario is cleared, each equipped shard gains a
+  point for every battle won in the last attempt and `CLEAR_BONUS` more. A lost scenario gives
+  none, and its loot is lost: the characters go home as they set out (flow.wipe).
 """
 
 from __future__ import annotations
@@ -128,12 +129,11 @@ def aside_events(cat: Catalogue, party: list[Hero]) -> list[Event]:
 
 
 def award_experience(s: BgkState, events: list[Event]) -> None:
-    """The scenario is over: every equipped shard of the party gains its experience."""
+    """The scenario is completed (flow.victory; a lost one gives none): every equipped shard of
+    the party gains its experience."""
     from rules.by_gods_and_kings.levels import shard_level
 
-    gain = s.battles_won + (CLEAR_BONUS if s.outcome == "victory" else 0)
-    if gain <= 0:
-        return
+    gain = s.battles_won + CLEAR_BONUS
     cat = s.cat
     for h in s.own_party():
         grown = []

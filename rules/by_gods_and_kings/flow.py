@@ -369,15 +369,22 @@ def wipe(s: BgkState, events: list[Event]) -> None:
     events.append(BattleEnded.told(
         "Every character has fallen: the encounter is lost, and the loot with it.", won=False, step=s.step))
     if s.attempt >= attempts(s):
+        # The rulebook: all loot acquired is lost. The characters go home as they set out
+        # (`s.origin`), their cards back in the piles; a lost scenario gives no experience
+        # (shards gain it "upon the completion of scenarios"; campaign.award_experience).
         for f in s.foes:
             s.discard.extend(f.field)
         for n in s.npcs:
             s.discard.extend(n.hand + n.field)
+        for h in s.party:
+            s.discard.extend(h.hand + h.field)
+        s.party = [set_out(h) for h in s.origin]
+        s.stash = []
         s.phase, s.outcome, s.battle, s.actor = "over", "defeat", None, None
         s.buildings = {}
         events.append(Event(kind="game_over", text=(
-            f"No attempt is left: {s.scenario_def.name} defeats the party."), data={"outcome": "defeat"}))
-        award_experience(s, events)
+            f"No attempt is left: {s.scenario_def.name} defeats the party. The characters go home "
+            "as they set out: what they found on the way is lost."), data={"outcome": "defeat"}))
         return
     s.attempt += 1
     restart(s)
@@ -388,10 +395,19 @@ def wipe(s: BgkState, events: list[Event]) -> None:
 
 
 def restart(s: BgkState) -> None:
-    """The scenario from its start: the party as it entered, a fresh shuffle."""
-    s.party = [independent_copy(h) for h in s.origin]
+    """The scenario from its start: the party as it entered, a fresh shuffle of every card."""
+    s.party = [set_out(h) for h in s.origin]
     s.deck = cards.shuffled(s.own_rng(), s.decks)
     s.discard, s.stash, s.battle, s.step, s.battles_won = [], [], None, 0, 0
     s.area, s.visited, s.votes = "", [], {}
     s.actor, s.played, s.queue, s.spent, s.intent = None, None, [], 0, None
     s.opening, s.saving, s.ready, s.buildings = [], [], [], {}
+
+
+def set_out(h: Hero) -> Hero:
+    """A copy of the character as it sets out: no card in its hand nor on its Field (they are in
+    the deck, which a new attempt shuffles whole). A state saved before the starting party was
+    kept without cards may hold them in `origin`: they are dropped here, not dealt twice."""
+    out = independent_copy(h)
+    out.hand, out.field = [], []
+    return out

@@ -38,6 +38,7 @@ from rules.by_gods_and_kings.flow import (
     choose_first,
     end_turn,
     open_with,
+    set_out,
 )
 from rules.by_gods_and_kings.gear import attack_stats
 from rules.by_gods_and_kings.invariants import check
@@ -383,8 +384,8 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
                     hp = max_hp(s, h) if setting_out else min(h.hp, max_hp(s, h))
                     if hp != h.hp:
                         s.hero(h.id).hp = hp
-            if setting_out and s.phase != "camp":  # a wipe starts over from the party as it left
-                s.origin = [independent_copy(h) for h in s.party]
+            if setting_out and s.phase != "camp":  # a wipe starts over from the party as it left,
+                s.origin = [set_out(h) for h in s.party]  # before its opening hands (flow.restart)
 
     def _settle(self, s: BgkState, events: list[Event]) -> None:
         """After a reaction: the battle may be won, the actor may have nothing left to play."""
