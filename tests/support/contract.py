@@ -273,13 +273,9 @@ def message_problems(message: dict[str, Any], *, creating: bool) -> list[str]:
         for kind in ("users", "roles"):
             if kind in (mentions.get("parse") or []) and mentions.get(kind):
                 problems.append(f"allowed_mentions: parse {kind!r} and a {kind} list exclude each other")
-    seen: set[str] = set()
+    problems += _reused_ids(message.get("components") or [], "custom_id {!r} is used twice in one message")
     for comp in _components(message.get("components") or []):
         custom_id = comp.get("custom_id")
-        if custom_id is not None:
-            if custom_id in seen:
-                problems.append(f"custom_id {custom_id!r} is used twice in one message")
-            seen.add(custom_id)
         options = comp.get("options")
         if isinstance(options, list) and options and (comp.get("min_values") or 1) > len(options):
             problems.append(f"select {custom_id!r}: min_values {comp.get('min_values')} > "
@@ -291,17 +287,22 @@ def message_problems(message: dict[str, Any], *, creating: bool) -> list[str]:
     return problems
 
 
-def modal_problems(modal: dict[str, Any]) -> list[str]:
-    """The schema bounds the modal's title and its inputs' labels; their custom ids must differ."""
+def _reused_ids(components: list[dict[str, Any]], problem: str) -> list[str]:
+    """`problem` (formatted with the id) for each custom id used again among these components."""
     seen: set[str] = set()
     problems = []
-    for comp in _components(modal.get("components") or []):
+    for comp in _components(components):
         custom_id = comp.get("custom_id")
         if custom_id is not None:
             if custom_id in seen:
-                problems.append(f"modal custom_id {custom_id!r} is used twice")
+                problems.append(problem.format(custom_id))
             seen.add(custom_id)
     return problems
+
+
+def modal_problems(modal: dict[str, Any]) -> list[str]:
+    """The schema bounds the modal's title and its inputs' labels; their custom ids must differ."""
+    return _reused_ids(modal.get("components") or [], "modal custom_id {!r} is used twice")
 
 
 def problems(method: str, path: str, body: Any) -> list[str]:
