@@ -426,29 +426,30 @@ class Store:
         return rows[0][0] if rows else None
 
     # --- records carried between sessions -------------------------------------------
-    @staticmethod
-    def _record_row(record: RecordRow) -> Statement:
-        """Insert the record, or replace its data and count one more version."""
-        return Statement(
-            "INSERT INTO records (guild_id, user_id, game_id, name, data, version, updated_at) "
-            "VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, user_id, game_id, name) "
-            "DO UPDATE SET data = excluded.data, version = records.version + 1, "
-            "updated_at = excluded.updated_at",
-            (record.guild_id, record.user_id, record.game_id, record.name, record.data,
-             record.updated_at))
+    _RECORD_UPSERT = (
+        "INSERT INTO records (guild_id, user_id, game_id, name, data, version, updated_at) "
+        "VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, user_id, game_id, name) "
+        "DO UPDATE SET data = excluded.data, version = records.version + 1, "
+        "updated_at = excluded.updated_at")
+    """Insert a record, or replace its data and count one more version."""
 
     @staticmethod
-    def _record_back(record: RecordRow, session_id: int) -> Statement:
+    def _record_params(record: RecordRow) -> tuple:
+        return (record.guild_id, record.user_id, record.game_id, record.name, record.data,
+                record.updated_at)
+
+    @classmethod
+    def _record_row(cls, record: RecordRow) -> Statement:
+        """Insert the record, or replace its data and count one more version."""
+        return Statement(cls._RECORD_UPSERT, cls._record_params(record))
+
+    @classmethod
+    def _record_back(cls, record: RecordRow, session_id: int) -> Statement:
         """A record a finished session hands back: written only while that session holds it
         (never over another table's, nor a retired one's), and no longer held; one that is not
         there at all was made by a game started before holds existed, and is added."""
-        return Statement(
-            "INSERT INTO records (guild_id, user_id, game_id, name, data, version, updated_at) "
-            "VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, user_id, game_id, name) "
-            "DO UPDATE SET data = excluded.data, version = records.version + 1, "
-            "updated_at = excluded.updated_at, held_by = NULL WHERE records.held_by = ?",
-            (record.guild_id, record.user_id, record.game_id, record.name, record.data,
-             record.updated_at, session_id))
+        return Statement(cls._RECORD_UPSERT + ", held_by = NULL WHERE records.held_by = ?",
+                         (*cls._record_params(record), session_id))
 
     # A hold is live while its session is open and its owner still sits there (a person who left
     # a lobby, a lobby cancelled, a game ended or abandoned: the record is free again).
