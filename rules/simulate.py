@@ -15,26 +15,54 @@ import statistics
 import sys
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from typing import Any
 
 import rules
-from rules.core import Game, Result, Rng, StateT
+from rules.core import Game, Outcome, Result, Rng, StateT
 
 
 def play_one(game: Game[StateT, Any], players: list[str], options: dict[str, str],
              seed: int) -> tuple[Result, int, StateT]:
     """Play one game with automatic players only; returns (result, actions, final state)."""
-    state = game.setup(players, options, seed)
+    steps, state = 0, game.setup(players, options, seed)
+    for _, after, _ in automatic_moves(game, state, seed):
+        state = after
+        steps += 1
+    result = game.result(state)
+    assert result is not None
+    return result, steps, state
+
+
+def automatic_moves(game: Game[StateT, Any], state: StateT, seed: int) -> Iterator[tuple[str, StateT, Outcome]]:
+    """The moves of automatic players from `state` to the game's end: (player, new state, its
+    outcome) for each. As a table's automatic seats play (bot/service/commit.py): first the
+    reactions the seats that may react want to make (`Game.auto_reaction`, for a game that has
+    reactions), then the move of the first seat the game waits for."""
     chooser = Rng(seed=seed).fork("simulate")
+    reacts = type(game).auto_reaction is not Game.auto_reaction
+    quick = getattr(game, "auto_reactions", None)  # the same answer, asked at once (By Gods and Kings)
     steps = 0
-    while (result := game.result(state)) is None:
+    while game.result(state) is None:
         if steps >= game.max_steps:
             raise RuntimeError(f"{game.id} seed {seed}: no end after {steps} actions")
-        player = game.to_act(state)[0]
-        action = game.auto_action(state, player, chooser)
-        state = game.apply(state, player, action.key, "..." if action.text_prompt else None).state
+        action = None
+        if quick is not None:
+            found = quick(state, chooser)
+            if found is not None:
+                player, action = found
+        elif reacts:
+            for player in game.may_act(state):
+                action = game.auto_reaction(state, player, chooser)
+                if action is not None:
+                    break
+        if action is None:
+            player = game.to_act(state)[0]
+            action = game.auto_action(state, player, chooser)
+        out = game.apply(state, player, action.key, "..." if action.text_prompt else None)
+        state = out.state
         steps += 1
-    return result, steps, state
+        yield player, state, out
 
 
 def batch_collector() -> None:
@@ -48,16 +76,20 @@ def batch_collector() -> None:
 
 
 def _tally(game_id: str, names: list[str], options: dict[str, str],
-           seeds: range) -> tuple[Counter[str], dict[str, Counter[str]], dict[str, Counter[str]], list[int]]:
-    """Play the games of these seeds: wins by seat, games and wins by tag value, lengths."""
+           seeds: range) -> tuple[Counter[str], dict[str, Counter[str]], dict[str, Counter[str]], list[int],
+                                  Counter[str]]:
+    """Play the games of these seeds: wins by seat, games and wins by tag value, lengths, and
+    `plain`: the tags that are not per seat, with the games won by several seats ("" key)."""
     game = rules.get_game(game_id)
     wins: Counter[str] = Counter()
+    plain: Counter[str] = Counter()
     tag_games: dict[str, Counter[str]] = defaultdict(Counter)
     tag_wins: dict[str, Counter[str]] = defaultdict(Counter)
     lengths: list[int] = []
     for seed in seeds:
         result, steps, _ = play_one(game, names, options, seed)
         lengths.append(steps)
+        plain[""] += len(result.winners) > 1
         for w in result.winners:
             wins[w] += 1
         for key, value in result.tags.items():
@@ -68,10 +100,11 @@ def _tally(game_id: str, names: list[str], options: dict[str, str],
                 if seat in result.winners:
                     tag_wins[tag][value] += 1
             else:
+                plain[key] += 1
                 tag_games[key][value] += 1
                 if result.winners:
                     tag_wins[key][value] += 1
-    return wins, dict(tag_games), dict(tag_wins), lengths
+    return wins, dict(tag_games), dict(tag_wins), lengths, plain
 
 
 def _tally_job(job: tuple[str, list[str], dict[str, str], range]) -> tuple:
@@ -102,8 +135,10 @@ def simulate(game_id: str, games: int, players: int, options: dict[str, str],
     tag_games: dict[str, Counter[str]] = defaultdict(Counter)
     tag_wins: dict[str, Counter[str]] = defaultdict(Counter)
     lengths: list[int] = []
-    for part_wins, part_games, part_tag_wins, part_lengths in parts:
+    plain: Counter[str] = Counter()
+    for part_wins, part_games, part_tag_wins, part_lengths, part_plain in parts:
         wins.update(part_wins)
+        plain.update(part_plain)
         for tag, counts in part_games.items():
             tag_games[tag].update(counts)
         for tag, counts in part_tag_wins.items():
@@ -116,6 +151,8 @@ def simulate(game_id: str, games: int, players: int, options: dict[str, str],
             tag: {v: (tag_wins[tag][v] / n, n) for v, n in sorted(counts.items())}
             for tag, counts in tag_games.items()
         },
+        "plain_tags": sorted(k for k in plain if k),
+        "rivals": players > 1 and plain[""] == 0,
         "length_mean": statistics.fmean(lengths),
         "length_median": statistics.median(lengths),
         "length_max": max(lengths),
@@ -144,7 +181,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {seat}: won {rate:.1%}")
     for tag, values in report["by_tag"].items():
         for value, (rate, n) in values.items():
-            print(f"  {tag}={value}: won {rate:.1%} of {n}")
+            if report["rivals"] and tag in report["plain_tags"]:
+                # seats against each other: a tag of the whole game says how often, not who won
+                print(f"  {tag}={value}: {n} of {args.games} games ({n / args.games:.1%})")
+            else:
+                print(f"  {tag}={value}: won {rate:.1%} of {n}")
     print(f"  length: mean {report['length_mean']:.1f}, median {report['length_median']}, "
           f"max {report['length_max']} actions")
     print(f"  time: {report['seconds_per_game'] * 1000:.2f} ms per game"

@@ -28,8 +28,8 @@ def support_text(sup: SupportSkill) -> str:
     where = "under one card" if sup.scope == "individual" else "beside the whole move"
     cost = "◆ equal to the supported card's level" if sup.cost == "N" else _seals(int(sup.cost))
     if sup.automatic:
-        return f"support {where}, automatic ({cost} when played): {sup.effect.describe()}"
-    return f"support {where} ({cost} if it succeeds): {sup.effect.describe()}"
+        return f"support {where}, automatic ({cost} when played): {sup.text()}"
+    return f"support {where} ({cost} if it succeeds): {sup.text()}"
 
 
 def creature_line(card: CreatureDef) -> str:

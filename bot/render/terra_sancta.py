@@ -339,17 +339,23 @@ def _palette_of(key: tuple[tuple[str, ...], tuple[str, ...]]) -> Image.Image:
 def _work_out_palette(colours: tuple[str, ...], sides: tuple[str, ...]) -> Image.Image:
     wounds = ((0, 0), (3, 16), (6, 16), (11, 16))  # whole; badges in red, amber and green
     played = [c for c in colours if c != FALLBACK_COLOUR]  # (its flat colour is kept all the same)
+    pieces: list[tuple[str, str, int, int, tuple[int, int, int] | str]]  # kind, colour, hp, max hp, square
     pieces = [(kind, colour, hp, max_hp, LIGHT) for colour in played for kind in SOLID for hp, max_hp in wounds]
     pieces += [(kind, colour, 0, 0, square) for colour in played for kind in SOLID
                for square in (DARK, WATER_LIGHT, WATER_DARK)]  # a piece's edges on every square
+    pieces += [(kind, colour, 0, 0, mark) for colour in played for kind in SOLID for mark in OUTLINES]
     per_row = BOARD_PX // CELL
     rows = -(-len(pieces) // per_row)
     swatch = Image.new("RGB", (BOARD_PX, BOARD_PX + rows * CELL), LIGHT)
     swatch.paste(_background(sides), (0, 0))
-    for i, (*piece, square) in enumerate(pieces):
-        sprite = _piece(*piece)
+    draw = ImageDraw.Draw(swatch)
+    for i, (kind, colour, hp, max_hp, square) in enumerate(pieces):
+        sprite = _piece(kind, colour, hp, max_hp)
         x, y = i % per_row * CELL, BOARD_PX + i // per_row * CELL
-        swatch.paste(square, (x, y, x + CELL, y + CELL))
+        if isinstance(square, str):  # a piece's edges over an outline (a target's, the selection's)
+            _draw_mark(draw, x, y, square)
+        else:
+            swatch.paste(square, (x, y, x + CELL, y + CELL))
         swatch.paste(sprite, (x, y), sprite)
     return palette_of(swatch, FIXED_COLOURS + [rgb(c) for c in colours], colours=128)
 

@@ -62,10 +62,12 @@ def _labelled(act: Action, earlier: list[str] | None = None) -> Action:
 
 
 def _play(s: BgkState) -> Action | None:
-    """The card step of a play (a hand of two different cards or more; with one, that card is
-    chosen by itself and the Field step comes first)."""
+    """The card step of a play (a hand of two different cards or more); with one, that card is
+    chosen by itself and the Field step comes first."""
     hero = peek_actor(s)
     hand = list(dict.fromkeys(hero.hand))
+    if len(hand) == 1:
+        return _push_off(s, {"card": hand[0]})
     if len(hand) < 2:
         return None
     card = policy._best_card(s, hero, hand)  # what `policy._play_step` picks among those keys
@@ -90,7 +92,7 @@ def _push_off(s: BgkState, chosen: dict[str, str]) -> Action | None:
     if list(chosen) != ["card"]:
         return None
     outs = play_values(s, "out")
-    pick = policy._play_step(s, [f"play.out:{v}" for v in outs])
+    pick = policy._play_step(s, [f"play.out:{v}" for v in outs])  # reads the card chosen, or the one card
     if pick is None:
         return None
     value = pick.split(":", 1)[1]

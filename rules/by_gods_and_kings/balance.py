@@ -2,9 +2,9 @@
 
     python -m rules.by_gods_and_kings.balance --games 200 --party 4,6 --scenario kobold-warren --jobs 2
 
-(`rules.simulate` finds only registered games.) Each game seats min(party, 2) players, all
-played by the automatic player (its reactions and route votes included); seed i plays game i,
-so the figures are the same whatever `--jobs` says. Reported per scenario and party size: the
+Each game seats min(party, 2) players, all played by the automatic player as `rules.simulate`
+and a table's automatic seats play (its Discard and Sacrifice abilities and route votes
+included); seed i plays game i, so the figures are the same whatever `--jobs` says. Reported per scenario and party size: the
 share of games won, won at the first attempt, characters fallen per game, the lowest share of
 HP any character had left in a battle (mean over games), battles fought and rounds per battle
 (means, every attempt counted), actions and time.
@@ -22,7 +22,7 @@ from rules.by_gods_and_kings import GAME as G
 from rules.by_gods_and_kings.catalogue import cached_catalogue
 from rules.by_gods_and_kings.state import BgkState
 from rules.by_gods_and_kings.stats import max_hp
-from rules.core import Rng
+from rules.simulate import automatic_moves
 
 
 @dataclass
@@ -47,25 +47,17 @@ def play(party: int, seed: int, options: dict[str, str] | None = None) -> tuple[
 
 
 def _play(party: int, seed: int, options: dict[str, str] | None = None) -> tuple[BgkState, Played]:
+    """One game played as `rules.simulate` plays it (`automatic_moves`: the seats' reactions,
+    then the move the game waits for), with the figures of the report counted on the way."""
     start = time.perf_counter()
     players = [f"p{i}" for i in range(min(party, 2))]
     opening = G.start(players, {"party": str(party), **(options or {})}, seed)
     s = opening.state
-    chooser = Rng(seed=seed)
-    steps, falls, low, rounds = 0, 0, 1.0, 0
+    steps, falls, low = 0, 0, 1.0
     battles = sum(1 for e in opening.events if e.kind == "battle")
     rounds = sum(1 for e in opening.events if e.kind == "round")
-    while G.result(s) is None and steps < G.max_steps:
-        p = chooser.choice(G.acting(s))
-        if p in G.to_act(s):
-            action = G.auto_action(s, p, chooser)
-        else:
-            reaction = G.auto_reaction(s, p, chooser)
-            if reaction is None:
-                p = chooser.choice(G.to_act(s))
-                reaction = G.auto_action(s, p, chooser)
-            action = reaction
-        out = G.apply(s, p, action.key)
+    for _, after, out in automatic_moves(G, opening.state, seed):
+        s = after
         for e in out.events:
             if e.kind == "fell" and e.data["unit"].startswith("c"):
                 falls += 1
@@ -73,7 +65,6 @@ def _play(party: int, seed: int, options: dict[str, str] | None = None) -> tuple
                 battles += 1
             elif e.kind == "round":
                 rounds += 1
-        s = out.state
         if s.battle is not None:
             low = min(low, min(h.hp / max_hp(s, h) for h in s.party))
         steps += 1

@@ -9,9 +9,16 @@ or unequips shards (at most three), changes equipment, and says it is ready; whe
 ready the scenario goes on and unclaimed loot is lost. Taking off the shard that allows the off
 hand, or wielding a two-handed weapon, puts what the off hand held back in the bag.
 
+**Tasks between scenarios**: in the camp before setting out, each saved character may take one
+task it has not done yet, for its reward (tasks.py, campaign.py).
+
 **Route votes** (an area done with several ways on): every seat votes at once, one vote a seat;
 when all have voted the area with the most votes wins, a tie going to the first seat (in seat
-order) whose vote is among the tied areas.
+order) whose vote is among the tied areas. Before voting, a seat may look into a way on
+(review.py): the whole party reads what it holds, but for the saves' targets and the loot.
+
+**A failed save's path** (`SaveStep.fail_next`): the one character called fails, and the party
+follows it into that area, the rest of the current one skipped.
 """
 
 from __future__ import annotations
@@ -23,8 +30,10 @@ from rules.by_gods_and_kings.events import SaveMade
 from rules.by_gods_and_kings.flow import begin_step, enter_area
 from rules.by_gods_and_kings.gear import loadout_problem, off_kind
 from rules.by_gods_and_kings.plans import made
+from rules.by_gods_and_kings.review import review
 from rules.by_gods_and_kings.state import BgkState, Hero
 from rules.by_gods_and_kings.stats import max_hp, stat
+from rules.by_gods_and_kings.tasks import take_task, task_actions
 from rules.core import Action, Event
 
 SAVE_STATS = {"agility": ("spd", "SPD"), "defensive": ("defense", "DEF"), "magical": ("magic", "Magic")}
@@ -74,7 +83,14 @@ def make_save(s: BgkState, uid: str, card: str | None, events: list[Event]) -> N
     if not passed:
         penalty(s, hero, step, events)
     s.saving = [u for u in s.saving if u != uid]  # a new list (copying._WHOLE); ids appear once
-    if not s.saving:
+    if not passed and step.fail_next is not None:  # who: one, so the save is over
+        to = s.scenario_def.areas[step.fail_next]
+        events.append(Event(kind="path_opened", text=(
+            f"{hero.name}'s failure opens another way, and the party follows: on into {to.name}."),
+            data={"unit": uid, "area": step.fail_next}))
+        enter_area(s, step.fail_next, events)
+        begin_step(s, events)
+    elif not s.saving:
         s.step += 1
         begin_step(s, events)
 
@@ -91,16 +107,22 @@ def penalty(s: BgkState, hero: Hero, step: SaveStep, events: list[Event]) -> Non
 
 # --- route votes ---------------------------------------------------------------------------------
 def route_keys(s: BgkState) -> list[str]:
-    """The keys of a vote for each way on, in the map's order."""
-    return [f"route:{aid}" for aid in s.area_def.next]
+    """The keys of a seat's moves at a fork: a vote for each way on, in the map's order, then a
+    look into each (`review`)."""
+    ways = s.area_def.next
+    return [*(f"route:{aid}" for aid in ways), *(f"review:{aid}" for aid in ways)]
 
 
 def route_actions(s: BgkState, seat: str) -> list[Action]:
+    """A seat's votes, then a look into each way on (`review`), until it has voted."""
     if seat in s.votes:
         return []
     areas = s.scenario_def.areas
-    return [Action(key=key, label=f"Go to {areas[aid].name}", group="Where next?")
-            for key, aid in zip(route_keys(s), s.area_def.next, strict=True)]
+    ways = s.area_def.next
+    labels = [*(f"Go to {areas[aid].name}" for aid in ways), *(f"Look into {areas[aid].name} first" for aid in ways)]
+    groups = ["Where next?"] * len(ways) + ["Look before choosing"] * len(ways)
+    return [Action(key=key, label=label, group=group)
+            for key, label, group in zip(route_keys(s), labels, groups, strict=True)]
 
 
 def winning_route(s: BgkState) -> str:
@@ -154,6 +176,7 @@ def camp_actions(s: BgkState, seat: str) -> list[Action]:
                              group=f"Claim {_name(s, thing)}"))
     for h in heroes:
         group = f"{h.name}: shards and equipment"
+        acts += task_actions(s, h, group)
         if len(h.equipped) < MAX_EQUIPPED:
             for sid in h.shards:
                 if sid not in h.equipped:
@@ -206,6 +229,11 @@ def _fix_offhand(s: BgkState, hero: Hero, events: list[Event]) -> None:
 
 
 def camp_move(s: BgkState, seat: str, key: str, events: list[Event]) -> None:
+    """A move between the steps of a scenario: in camp (claims, gear, tasks, ready), or a look
+    into a way on at a fork (`review`, which game.py's moves hand here with the camp's)."""
+    if key.startswith("review:"):
+        review(s, seat, key.split(":", 1)[1], events)
+        return
     if key == "ready":
         s.ready = [*s.ready, seat]  # a new list (copying._WHOLE)
         events.append(Event(kind="ready", text=f"{_seat_names(s, seat)} ready.", data={"seat": seat}))
@@ -230,6 +258,9 @@ def camp_move(s: BgkState, seat: str, key: str, events: list[Event]) -> None:
         events.append(Event(kind="claim", text=f"{hero.name} takes {_name(s, a)}."))
         return
     hero = s.hero(a)
+    if verb == "task":
+        take_task(s, hero, b, events)
+        return
     if verb == "shard":
         hero.equipped = [*hero.equipped, b]  # a new list (state.GEAR)
         text = f"{hero.name} equips {cat.shards[b].name}."

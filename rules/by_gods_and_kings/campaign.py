@@ -14,6 +14,12 @@ claimed, the equipment it wears, its shards and their experience, the scenarios 
   those equipped at its end count): when the scenario is cleared, each equipped shard gains a
   point for every battle won in the last attempt and `CLEAR_BONUS` more. A lost scenario gives
   none, and its loot is lost: the characters go home as they set out (flow.wipe).
+- **Tasks between scenarios** (the rulebook: between scenarios the players may "assist in
+  completing additional tasks"): in the camp before setting out, each saved character (not
+  a hireling) may take one task of tasks.yaml it has not done yet (and whose `after`
+  scenario it has cleared), for its reward: experience for its equipped shards and/or an
+  item in its bag (tasks.py). The record keeps the tasks done; a task's reward is the
+  character's even if the scenario is then lost (it was earned before setting out).
 """
 
 from __future__ import annotations
@@ -46,6 +52,8 @@ class Character(BaseModel):
     """Scenario id -> times cleared."""
     adventures: int = 0
     """Scenarios played to their end (cleared or not)."""
+    tasks: list[str] = Field(default_factory=list)
+    """The tasks between scenarios it has done (tasks.yaml ids; each is done once)."""
 
 
 def kit_of(cat: Catalogue, kit: str) -> CharacterDef:
@@ -77,7 +85,7 @@ def hero_from(c: Character, uid: str, seat: str) -> Hero:
     return Hero(id=uid, name=c.name, hp=0, template=c.kit, seat=seat, loadout=c.loadout,
                 bag=list(c.bag), shards=list(c.shards), equipped=list(c.equipped),
                 shard_xp=dict(c.shard_xp), record=c.name, cleared=dict(c.cleared),
-                adventures=c.adventures)
+                adventures=c.adventures, tasks=list(c.tasks))
 
 
 def form_party(cat: Catalogue, players: list[str], brought: dict[str, list[Character]],
@@ -92,7 +100,8 @@ def form_party(cat: Catalogue, players: list[str], brought: dict[str, list[Chara
         if not c.kit:
             kit = free.pop(0) if free else cat.characters[len(party) % len(cat.characters)].id
             c = new_character(cat, c.name, kit).model_copy(
-                update={"shard_xp": c.shard_xp, "cleared": c.cleared, "adventures": c.adventures})
+                update={"shard_xp": c.shard_xp, "cleared": c.cleared, "adventures": c.adventures,
+                        "tasks": c.tasks})
         check_character(cat, c)
         party.append(hero_from(c, f"c{len(party)}", seat))
     hirelings = [k for k in cat.characters if k.id in free]
@@ -131,22 +140,28 @@ def aside_events(cat: Catalogue, party: list[Hero]) -> list[Event]:
 def award_experience(s: BgkState, events: list[Event]) -> None:
     """The scenario is completed (flow.victory; a lost one gives none): every equipped shard of
     the party gains its experience."""
-    from rules.by_gods_and_kings.levels import shard_level
-
     gain = s.battles_won + CLEAR_BONUS
-    cat = s.cat
     for h in s.own_party():
-        grown = []
-        xp = h.shard_xp = dict(h.shard_xp)  # a new dict: a character's gear is replaced whole (state.GEAR)
-        for sid in h.equipped:
-            before = xp.get(sid, 0)
-            xp[sid] = before + gain
-            lv0, lv1 = shard_level(cat, sid, before), shard_level(cat, sid, before + gain)
-            grown.append(cat.shards[sid].name + (f" (level {lv1}!)" if lv1 > lv0 else ""))
+        grown = gain_experience(s, h, gain)
         if grown:
             events.append(Event(kind="experience", text=(
                 f"{h.name}'s equipped shards gain {gain} experience: {', '.join(grown)}."),
                 data={"unit": h.id, "gain": gain}))
+
+
+def gain_experience(s: BgkState, h: Hero, gain: int) -> list[str]:
+    """Each equipped shard of `h` gains `gain` experience: their names, with each new level."""
+    from rules.by_gods_and_kings.levels import shard_level
+
+    cat = s.cat
+    grown = []
+    xp = h.shard_xp = dict(h.shard_xp)  # a new dict: a character's gear is replaced whole (state.GEAR)
+    for sid in h.equipped:
+        before = xp.get(sid, 0)
+        xp[sid] = before + gain
+        lv0, lv1 = shard_level(cat, sid, before), shard_level(cat, sid, before + gain)
+        grown.append(cat.shards[sid].name + (f" (level {lv1}!)" if lv1 > lv0 else ""))
+    return grown
 
 
 def characters_out(s: BgkState) -> dict[str, list[BaseModel]]:
@@ -166,7 +181,7 @@ def characters_out(s: BgkState) -> dict[str, list[BaseModel]]:
         out[h.seat].append(Character(
             name=h.record, kit=h.template, loadout=h.loadout, bag=list(h.bag),
             shards=[*h.shards, *h.aside], equipped=equipped, shard_xp=dict(h.shard_xp),
-            cleared=cleared, adventures=h.adventures + over))
+            cleared=cleared, adventures=h.adventures + over, tasks=list(h.tasks)))
     return out
 
 
@@ -214,10 +229,12 @@ def describe(cat: Catalogue, c: Character) -> list[tuple[str, str]]:
         mark = "equipped" if sid in c.equipped else "carried"
         shard_lines.append(f"{cat.shards[sid].name}: level {shard_level(cat, sid, xp)}, {xp} experience ({mark})")
     past = ", ".join(f"{cat.scenarios[k].name if k in cat.scenarios else k} ×{n}" for k, n in c.cleared.items())
+    done = ", ".join(cat.tasks[k].name if k in cat.tasks else k for k in c.tasks)
     return [
         ("Stats", f"{_stats_line(total)}\n" + "\n".join(sources)),
         ("Equipment", "\n".join(worn) or "nothing worn"),
         ("Shards", "\n".join(shard_lines) or "none"),
         ("Bag", ", ".join(cat.items[x].name for x in c.bag) or "empty"),
-        ("Adventures", f"{c.adventures} played to the end" + (f"; cleared: {past}" if past else "")),
+        ("Adventures", f"{c.adventures} played to the end" + (f"; cleared: {past}" if past else "")
+         + (f"; tasks done: {done}" if done else "")),
     ]

@@ -25,6 +25,7 @@ from rules.by_gods_and_kings.content import (
     NpcsFile,
     ScenarioDef,
     ShardsFile,
+    TasksFile,
 )
 from rules.by_gods_and_kings.gear import Loadout, loadout_problem
 from rules.core.content import ContentError, Pinned, content_files, content_roots, load_model
@@ -79,6 +80,7 @@ def load_catalogue() -> Catalogue:
     epath, enemies = _with_additions("enemies", EnemiesFile, "enemies")
     npath, npcs = _with_additions("npcs", NpcsFile, "npcs")
     lpath, elements = _one("elements.yaml", ElementsFile)
+    tpath, tasks = _with_additions("tasks", TasksFile, "tasks")
     scenarios: dict[str, tuple[Path, ScenarioDef]] = {}
     for path in content_files(GAME_ID, "scenarios/*.yaml"):
         if not SCENARIO_ID.fullmatch(path.stem):
@@ -92,13 +94,25 @@ def load_catalogue() -> Catalogue:
         characters=list(chars.characters), enemies={x.id: x for x in enemies.enemies},
         npcs={x.id: x for x in npcs.npcs}, elements=list(elements.elements),
         syncs=list(elements.synchronizations), shard_levels=list(shards.levels),
-        scenarios={k: v for k, (_, v) in sorted(scenarios.items())})
+        scenarios={k: v for k, (_, v) in sorted(scenarios.items())},
+        tasks={x.id: x for x in tasks.tasks})
     _check_elements(lpath, spath, cat)
     _check_characters(cpath, cat)
     for sid, (path, scenario) in sorted(scenarios.items()):
         _check_scenario(path, scenario, cat, sid)
     _check_unique_shards(cpath, scenarios, cat)
+    _check_tasks(tpath, cat)
     return cat
+
+
+def _check_tasks(tpath: Path, cat: Catalogue) -> None:
+    for i, task in enumerate(cat.tasks.values()):
+        if task.after is not None and task.after not in cat.scenarios:
+            raise ContentError(f"{tpath}: at tasks.{i}.after: unknown scenario {task.after!r}")
+        item = task.reward.item
+        if item is not None and item not in cat.items:
+            raise ContentError(f"{tpath}: at tasks.{i}.reward.item: unknown item {item!r}"
+                               + (" (a shard exists once: a task gives items only)" if item in cat.shards else ""))
 
 
 def _check_elements(lpath: Path, spath: Path, cat: Catalogue) -> None:

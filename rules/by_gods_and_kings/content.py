@@ -8,6 +8,7 @@ Files (a server's pack may replace any of them, or add scenarios):
 - `characters.yaml`: the characters a party is made of, in the order a party takes them;
 - `enemies.yaml`, `npcs.yaml`;
 - `elements.yaml`: the elements and their synchronizations;
+- `tasks.yaml`: the tasks a saved character may take between scenarios;
 - `scenarios/<id>.yaml`: one scenario per file, its id being the file stem.
 
 Errors name the file, the entry and the field (see rules.core.content).
@@ -427,12 +428,17 @@ class SaveStep(BaseModel):
     """Applied to a character that fails: damage (DEF does not reduce it) and statuses."""
     pass_text: Text = ""
     fail_text: Text = ""
+    fail_next: Id | None = None
+    """The path a failed save opens (a trap door, a slide): when the one character called
+    fails, the rest of the area is skipped and the party goes on into this area instead."""
 
     @model_validator(mode="after")
     def _check(self) -> SaveStep:
         f = self.fail
         if f.heal or f.shield or f.revive or f.cleanse or f.draw or f.taunt or f.stat or f.add_card:
             raise ValueError("a save's penalty is damage and statuses only")
+        if self.fail_next is not None and self.who != "one":
+            raise ValueError("fail_next: only a save made by one character (who: one) opens a path")
         return self
 
 
@@ -470,10 +476,24 @@ class AreaDef(BaseModel):
     def ending(self) -> bool:
         return not self.next
 
+    def fail_paths(self) -> list[tuple[int, str]]:
+        """(step, area) for each save of the area whose failure opens a path."""
+        return [(i, x.fail_next) for i, x in enumerate(self.steps)
+                if isinstance(x, SaveStep) and x.fail_next is not None]
+
+    def ways(self) -> list[str]:
+        """Every area the party may go on to from here: the ways on, then the failed saves' paths."""
+        return list(dict.fromkeys([*self.next, *(aid for _, aid in self.fail_paths())]))
+
+    def battles(self, upto: int | None = None) -> int:
+        """The battles among the area's steps (the first `upto` of them, when given)."""
+        return sum(1 for x in self.steps[:upto] if isinstance(x, BattleStep))
+
 
 class ScenarioDef(BaseModel):
-    """A scenario: one objective, a map of areas entered at `start`. The map has no cycle, every
-    area is reached from the start, and every ending area's last step is a battle (the boss).
+    """A scenario: one objective, a map of areas entered at `start`. The map (its ways on and
+    the paths failed saves open) has no cycle, every area is reached from the start, and every
+    ending area's last step is a battle (the boss).
     A legacy file with a plain `steps` list is read as a map of one area."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -512,27 +532,24 @@ class ScenarioDef(BaseModel):
 
     def shortest(self, area: str | None = None) -> int:
         """The fewest battles from the start of `area` (default: the start) to an end."""
-        memo: dict[str, int] = {}
-
-        def best(aid: str) -> int:
-            if aid not in memo:
-                a = self.areas[aid]
-                here = sum(1 for x in a.steps if isinstance(x, BattleStep))
-                memo[aid] = here + min((best(n) for n in a.next), default=0)
-            return memo[aid]
-        return best(area or self.start)
+        return self._battles_to_end(min, area)
 
     def longest(self, area: str | None = None) -> int:
         """The most battles from the start of `area` (default: the start) to an end."""
+        return self._battles_to_end(max, area)
+
+    def _battles_to_end(self, pick: Any, area: str | None) -> int:
+        """The battles from the start of `area` to an end, the way `pick` (min or max) chooses:
+        every step of the area then a way on, or the steps before a failed save then its path."""
         memo: dict[str, int] = {}
 
-        def most(aid: str) -> int:
+        def count(aid: str) -> int:
             if aid not in memo:
                 a = self.areas[aid]
-                here = sum(1 for x in a.steps if isinstance(x, BattleStep))
-                memo[aid] = here + max((most(n) for n in a.next), default=0)
+                whole = a.battles() + pick((count(n) for n in a.next), default=0)
+                memo[aid] = pick([whole, *(a.battles(i) + count(n) for i, n in a.fail_paths())])
             return memo[aid]
-        return most(area or self.start)
+        return count(area or self.start)
 
 
 def map_problem(sc: ScenarioDef) -> tuple[str, str] | None:
@@ -545,6 +562,9 @@ def map_problem(sc: ScenarioDef) -> tuple[str, str] | None:
                 return f"areas.{aid}.next.{j}", f"unknown area {nxt!r}"
             if nxt in area.next[:j]:
                 return f"areas.{aid}.next.{j}", f"{nxt!r} is listed twice"
+        for j, nxt in area.fail_paths():
+            if nxt not in sc.areas:
+                return f"areas.{aid}.steps.{j}.fail_next", f"unknown area {nxt!r}"
         if area.ending and not isinstance(area.steps[-1], BattleStep):
             return (f"areas.{aid}.steps", "an area with no `next` ends the scenario, so it ends "
                     "with a battle (the boss)")
@@ -553,7 +573,7 @@ def map_problem(sc: ScenarioDef) -> tuple[str, str] | None:
 
     def cycle(aid: str, path: list[str]) -> list[str] | None:
         state[aid] = 1
-        for nxt in sc.areas[aid].next:
+        for nxt in sc.areas[aid].ways():
             if state.get(nxt) == 1:
                 return [*path[path.index(nxt):], nxt] if nxt in path else [aid, nxt]
             if nxt not in state:
@@ -571,7 +591,7 @@ def map_problem(sc: ScenarioDef) -> tuple[str, str] | None:
     reached = {sc.start}
     todo = [sc.start]
     while todo:
-        for nxt in sc.areas[todo.pop()].next:
+        for nxt in sc.areas[todo.pop()].ways():
             if nxt not in reached:
                 reached.add(nxt)
                 todo.append(nxt)
@@ -579,6 +599,45 @@ def map_problem(sc: ScenarioDef) -> tuple[str, str] | None:
         if aid not in reached:
             return f"areas.{aid}", f"no way leads here from the start ({sc.start!r})"
     return None
+
+
+MAX_TASK_XP = 20
+
+
+class TaskReward(BaseModel):
+    """What a task gives the character who takes it: experience for each of its equipped
+    shards, and/or an item put in its bag."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    experience: int = Field(0, ge=0, le=MAX_TASK_XP)
+    item: Id | None = None
+
+    @model_validator(mode="after")
+    def _check(self) -> TaskReward:
+        if not self.experience and self.item is None:
+            raise ValueError("the reward gives nothing: set experience or item")
+        return self
+
+
+class TaskDef(BaseModel):
+    """A task between scenarios: a short errand a saved character may take in the camp before
+    setting out (one task a camp, each task once), for its reward."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: Id
+    name: Name
+    text: Text = ""
+    after: Id | None = None
+    """A scenario the character must have cleared before it is offered the task."""
+    reward: TaskReward
+
+
+class TasksFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    tasks: list[TaskDef] = Field(default_factory=list)
 
 
 class Catalogue(BaseModel):
@@ -596,6 +655,8 @@ class Catalogue(BaseModel):
     shard_levels: list[int] = Field(default_factory=list)
     """The experience a shard needs for level 2, 3, ... (shards.yaml's `levels`)."""
     scenarios: dict[str, ScenarioDef]
+    tasks: dict[str, TaskDef] = Field(default_factory=dict)
+    """The tasks between scenarios (tasks.yaml; none in catalogues pinned before them)."""
 
     def sync(self, a: str, b: str) -> SyncDef:
         pair = tuple(sorted((a, b)))

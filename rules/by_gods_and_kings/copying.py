@@ -72,7 +72,7 @@ def _battle(x: Battle) -> Battle:
 HOW: dict[type[BaseModel], dict[str, Callable[[Any], Any]]] = {
     Status: {}, Held: {}, Intent: {},
     Hero: {**UNIT_HOW, "hand": list, "bag": list, "shards": list, "equipped": list, "shard_xp": dict,
-           "aside": list, "aside_equipped": list, "cleared": dict, "held": cow.held},
+           "aside": list, "aside_equipped": list, "cleared": dict, "tasks": list, "held": cow.held},
     Foe: UNIT_HOW,
     Npc: {**UNIT_HOW, "hand": list},
     Battle: {"foes": lambda xs: [_foe(x) for x in xs], "npcs": lambda xs: [_npc(x) for x in xs],

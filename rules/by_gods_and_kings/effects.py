@@ -163,7 +163,7 @@ def opposite(which: Side) -> Side:
 
 def targets(s: BgkState, user: AnyUnit, kind: Target, chosen: str | None) -> list[AnyUnit]:
     """The units an ability touches. `chosen`: the unit picked for foe, ally and fallen
-    (enemies and NPCs help the most wounded of their side when none is given)."""
+    (the players choose an NPC's; an enemy helps the most wounded of its side)."""
     mine = side(user)
     if kind == "self":
         return [user]

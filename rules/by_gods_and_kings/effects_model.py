@@ -39,7 +39,7 @@ STATUS_TEXT: dict[StatusKind, str] = {
 Target = Literal["foe", "foes", "ally", "allies", "self", "fallen"]
 """Relative to the user. foe: one opponent (a player chooses it; an enemy aims at the character
 its target card picked); foes: every living opponent; ally: one living member of the user's
-side (a player chooses; enemies and NPCs help the most wounded); allies: every living member
+side (a player chooses, for an NPC too; an enemy helps the most wounded); allies: every living member
 of the user's side; self; fallen: one character of the party at 0 HP (revivals)."""
 TARGET_TEXT: dict[Target, str] = {
     "foe": "one foe", "foes": "every foe", "ally": "one ally", "allies": "every ally",

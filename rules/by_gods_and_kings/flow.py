@@ -3,7 +3,9 @@ end of a battle, a wipe.
 
 **The map**: the party enters the scenario's `start` area and plays its steps in order. When an
 area is done, a single way on is taken at once; several ways on call a route vote (camp.py); an
-area with no way on ends the scenario with its last battle.
+area with no way on ends the scenario with its last battle. A failed save may open another path
+(`SaveStep.fail_next`): the rest of the area is skipped and the party goes into that area
+(camp.make_save).
 
 Each function changes the state in place (on the copy `apply` made) and runs the game on until
 somebody has a decision to make.
@@ -274,7 +276,7 @@ def start_turn(s: BgkState, unit: AnyUnit, events: list[Event]) -> bool:
         if flip is not None:
             s.discard.append(flip)
             unit.miss = cards.rank(flip) >= 9
-            outcome = "the next attack or ability will miss" if unit.miss else "it sees well enough"
+            outcome = "its strike or ability this turn goes wide" if unit.miss else "it sees well enough"
             events.append(plain("blind", f"{unit.name} is blind and flips {cards.name(flip)}: {outcome}.",
                                 data={"unit": unit.id, "card": flip, "miss": unit.miss}))
     if isinstance(unit, Foe):

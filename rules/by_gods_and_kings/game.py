@@ -55,8 +55,16 @@ from rules.by_gods_and_kings.plans import (
     step_after,
     still_valid,
 )
-from rules.by_gods_and_kings.policy import choose, route_choice, turn_choice
-from rules.by_gods_and_kings.reactions import react, reaction_refs
+from rules.by_gods_and_kings.policy import (
+    any_wanted,
+    choose,
+    reaction,
+    reaction_among,
+    route_choice,
+    turn_choice,
+    wanted_reactions,
+)
+from rules.by_gods_and_kings.reactions import by_seat, react, reaction_refs
 from rules.by_gods_and_kings.saving import dump
 from rules.by_gods_and_kings.shape import shape
 from rules.by_gods_and_kings.state import BgkState, Hero, Npc
@@ -227,8 +235,11 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
 
     def may_act(self, state: BgkState) -> list[str]:
         required = self.to_act(state)
-        return [p for p in state.players if p not in required
-                and (reaction_refs(state, p) or state.buildings.get(p) is not None)]
+        others = [p for p in state.players if p not in required]
+        if not others:
+            return []
+        ready = by_seat(state)  # every seat's reactions, found once for this state
+        return [p for p in others if p in ready or state.buildings.get(p) is not None]
 
     # --- legal actions -----------------------------------------------------------------------------
     def legal_actions(self, state: BgkState, player: str) -> list[Action]:
@@ -445,8 +456,17 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
         steps are weighed on keys, and only the action chosen is built (autoturn.py). Else
         the turn's own actions are weighed first, without the reactions (Discard and
         Sacrifice abilities) offered after them: when the choice is one of them, it is the one
-        the full list gives (see `policy.turn_choice`); so is a route vote (`route_choice`)."""
+        the full list gives (see `policy.turn_choice`); so is a route vote (`route_choice`).
+        Before all that, a Discard or Sacrifice ability of the seat's when an ally needs one
+        (`policy.wanted_reactions`, as `auto_reaction` does for a seat that may react): one
+        automatic player, the same in `rules.simulate`, the balance runs and a seat of a table."""
         s = state
+        wanted = wanted_reactions(s, player) if player not in s.buildings else None
+        if wanted:  # its own Discard or Sacrifice ability first, when an ally needs it
+            legal = self.legal_actions(s, player)
+            react = reaction_among(s, wanted, legal)
+            if react is not None:
+                return self._kept_for_apply(s, player, react, legal, False)
         checked = checks_keys(s, player)  # to act, and `apply` checks the key by itself
         if s.phase not in ("over", "route") and (checked or player in self.to_act(s)):
             quick = auto_turn(s, player)  # the commonest steps, weighed on keys (autoturn.py)
@@ -486,9 +506,20 @@ class ByGodsAndKings(Game[BgkState, BgkView]):
         return shape(state)
 
     def auto_reaction(self, state: BgkState, player: str, rng: Rng) -> Action | None:
-        from rules.by_gods_and_kings.policy import reaction
-
         return reaction(self, state, player, rng)
+
+    def auto_reactions(self, state: BgkState, rng: Rng) -> tuple[str, Action] | None:
+        """The first seat of `may_act` whose automatic player reacts now, with its reaction:
+        what asking each of them (`auto_reaction`) gives, without asking while no seat builds
+        a reaction and no seat wants one (`policy.wanted_reactions`), the commonest moment
+        (`rules.simulate` asks this at every move)."""
+        if not any_wanted(state) and not any(b.verb == "use" for b in state.buildings.values()):
+            return None
+        for player in self.may_act(state):
+            found = reaction(self, state, player, rng)
+            if found is not None:
+                return player, found
+        return None
 
     def rules_pages(self) -> list[RulesPage]:
         from rules.by_gods_and_kings.help import rules_pages

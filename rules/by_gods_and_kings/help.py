@@ -41,7 +41,11 @@ def _idea() -> RulesPage:
         "area with only one way on leads there without a vote; the area with no way on holds the "
         "boss, and beating it clears the scenario. A wipe sends the party back to the first area. "
         "The vote tells what the map shows of each way: the places beyond it, a place to rest, or "
-        "that it is the last place; what waits inside is found on arrival."))
+        "that it is the last place. Before voting, a seat may **look into** a way: the whole party "
+        "reads its description, the enemies of its fights, which saves its dangers call for and "
+        "its rests; a save's target and the loot are only found inside.\n\n"
+        "**Another path**: some traps, failed, open a way of their own (a trap door, a slide): the "
+        "one who failed falls, the party follows, and the rest of that area is skipped."))
 
 
 def _turn() -> RulesPage:
@@ -206,8 +210,8 @@ def _rulings() -> RulesPage:
         "• An enemy whose Field reaches several thresholds fires the highest.\n"
         "• A hand never goes above 5 cards (draws stop there).\n"
         "• Characters tied on SPD: the player of the first of them chooses the order, every round.\n"
-        "• A blinded unit flips at the start of its turn; on a 9 to King its next attack or ability "
-        "(that turn) misses.\n"
+        "• A blinded unit turns up the deck's top card as its turn begins; a 9 to King sends "
+        "whatever it tries that turn, basic attack or ability, wide.\n"
         "• Statuses, shields and held abilities end with the battle; a save's statuses carry into "
         "the next battle.\n"
         "• A wipe restarts the scenario from its beginning: the party as it entered, full HP, a fresh "
@@ -228,6 +232,11 @@ def _campaign() -> RulesPage:
         "When the party size asks for more characters than were brought, hirelings from the band "
         "fill it: they fight like the others but nobody keeps them. Before setting out, everyone may "
         "change shards and equipment (a camp); the scenario begins when all are ready.\n\n"
+        "**Tasks between scenarios**: in that camp each of your characters (not the hirelings) "
+        "may take one task (guarding a cart, mending nets ...) for its reward: experience for its equipped shards, "
+        "an item for its bag, or both. Each task is done once; some are offered only to characters "
+        "who have cleared a given scenario. The sheet lists the tasks done, and a task's reward "
+        "stays even if the scenario is then lost: it was earned before setting out.\n\n"
         "**One of each shard**: a shard exists once in a game. If two characters at the table own "
         "the same shard, the one later in the party leaves it aside for this scenario and gets it "
         "back afterwards; loot never drops a shard somebody in the party already holds.\n\n"

@@ -80,7 +80,7 @@ def values(s: BgkState, seat: str, plan: StepPlan) -> Values:
             return fire_values(s, chosen["ability"])
         return fire
     if plan is NPC:
-        return lambda arg, chosen: npc_values(s, arg)
+        return lambda arg, chosen: npc_values(s, arg, chosen)
     return _values_of(source(s, seat, plan))
 
 

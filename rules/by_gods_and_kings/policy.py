@@ -11,13 +11,13 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from rules.by_gods_and_kings import cards, weigh
-from rules.by_gods_and_kings.abilities import field_abilities
+from rules.by_gods_and_kings.abilities import ability, field_abilities
 from rules.by_gods_and_kings.content import RestStep
 from rules.by_gods_and_kings.enemy import fighter_abilities
 from rules.by_gods_and_kings.memo import catalogue_memo
-from rules.by_gods_and_kings.reactions import reaction_refs
+from rules.by_gods_and_kings.reactions import by_seat
 from rules.by_gods_and_kings.state import BgkState, Hero, Npc
-from rules.by_gods_and_kings.stats import max_hp, stat
+from rules.by_gods_and_kings.stats import hero_base, max_hp, stat
 from rules.core import Action, Rng
 
 if TYPE_CHECKING:
@@ -33,6 +33,11 @@ def choose(game: ByGodsAndKings, s: BgkState, seat: str, rng: Rng,
     if legal is None:
         legal = game.legal_actions(s, seat)
     assert legal, f"{seat} has no legal action"
+    wanted = wanted_reactions(s, seat) if seat not in s.buildings else None
+    if wanted:  # a Discard or Sacrifice ability first, when an ally needs it
+        react = reaction_among(s, wanted, legal)
+        if react is not None:
+            return react
     by_key = {a.key: a for a in legal}
     pick = _route(s, [a.key for a in legal], rng) if s.phase == "route" else _pick(s, seat, legal)
     if pick is not None and pick in by_key:
@@ -62,7 +67,7 @@ def _pick(s: BgkState, seat: str, legal: list[Action]) -> str | None:
     keys = [a.key for a in legal]
     building = s.buildings.get(seat)
     if building is not None and building.verb == "use":
-        return _use_step(s, keys)
+        return _use_step(s, keys, building.args.get("ability"))
     if any(k.startswith("play.") for k in keys):
         return _play_step(s, keys)
     if any(k.startswith("fire.") for k in keys):
@@ -144,9 +149,12 @@ def _play_step(s: BgkState, keys: list[str]) -> str | None:
     if cards_offered:
         return f"play.card:{_best_card(s, hero, cards_offered)}"
     building = s.buildings.get(hero.seat)
-    if building is None or "card" not in building.args:
-        return None
-    card = building.args["card"]
+    card = building.args.get("card") if building is not None else None
+    if card is None:  # a hand of one card: its play is chosen by itself, the Field step first
+        hand = list(dict.fromkeys(hero.hand))
+        if len(hand) != 1:
+            return None
+        card = hand[0]
     offered = {k.split(":", 1)[1] for k in keys if k.startswith("play.out:")}
     scored = [(sc, out) for sc, out in _play_options(s, hero, card) if out in offered]
     return f"play.out:{max(scored)[1]}" if scored else None
@@ -218,16 +226,29 @@ def _npc_step(s: BgkState, keys: list[str]) -> str | None:
             return (fires, -cards.value(card) if not fires else cards.value(card))
         return f"npc.card:{max(offered, key=score)}"
     targets = [k.split(":", 1)[1] for k in keys if k.startswith("npc.target:")]
-    return f"npc.target:{min(targets, key=lambda t: s.unit(t).hp)}" if targets else None
+    return f"npc.target:{max(targets, key=lambda t: _npc_aim(s, t))}" if targets else None
 
 
-def _use_step(s: BgkState, keys: list[str]) -> str | None:
+def _npc_aim(s: BgkState, target: str) -> int:
+    """How good an NPC's target is: the weakest foe for a blow, the most wounded ally for help
+    (the first of them on a tie: `max` keeps the first)."""
+    if target in ("all", "self"):
+        return 0
+    unit = s.peek(target)
+    if target[0] == "e":
+        return -unit.hp
+    return max_hp(s, unit) - unit.hp
+
+
+def _use_step(s: BgkState, keys: list[str], ref: str | None = None) -> str | None:
+    """The next step of a reaction: the cheapest card, then the best aim (`ref`: the reaction,
+    'unit.shard.trigger', when known)."""
     spend = [k for k in keys if k.startswith("use.card:")]
     if spend:
         return min(spend, key=lambda k: cards.value(k.split(":", 1)[1]))
     aims = [k for k in keys if k.startswith("use.target:")]
     if aims:
-        return max(aims, key=lambda k: _target_score(s, k.split(":", 1)[1]))
+        return max(aims, key=lambda k: _aim_score(s, ref, k.split(":", 1)[1]))
     return next((k for k in keys if k.startswith("use.ability:")), None)
 
 
@@ -296,26 +317,133 @@ def _slot_empty(s: BgkState, key: str) -> bool:
 
 
 # --- reactions ------------------------------------------------------------------------------------------
+Need = tuple[bool, frozenset[str], frozenset[str]]
+"""What calls for a reaction: whether a character has fallen in battle, the allies below
+`DANGER` of their HP (a heal helps), and those below it with their shield counted (a shield
+helps)."""
+
+_NEED: tuple[object, tuple[object, ...], Need] = (None, (), (False, frozenset(), frozenset()))
+"""The last state `_need` worked out (kept alive, so the ids in its key stay its own), what its
+answer depends on, and the answer."""
+
+
+def _need(s: BgkState) -> Need:
+    """The `Need` of `s` (kept for the last state: every seat asks about the same one)."""
+    global _NEED
+    last = _NEED
+    if last[0] is s:
+        return last[2]
+    cat, party, battle = s.cat, s.party, s.battle
+    npcs = battle.npcs if battle is not None else ()
+    # The answer depends on the allies' HP and shields and on their maximum HP, which changes
+    # only in camp (gear and shards) and at the end (experience): there, never kept. The game
+    # and its attempt are told apart by the attempt and the party as it set out (`origin`, replaced whole,
+    # kept alive by the state kept with the answer, so its id is its own).
+    marker = id(s) if s.phase in ("camp", "over") else 0
+    key = (id(s.origin), s.attempt, marker, battle is None, *[(h.hp, h.shield) for h in party],
+           *[(n.hp, n.shield, n.npc) for n in npcs])
+    if last[1] == key:
+        _NEED = (s, key, last[2])
+        return last[2]
+    fallen = battle is not None and any(h.hp <= 0 for h in party)
+    wounded, endangered = [], []
+    # max_hp, written out: no status lowers HP, so it is the sheet's before statuses
+    tops = [(h, hero_base(cat, h, party).hp) for h in party] + [(n, cat.npcs[n.npc].stats.hp) for n in npcs]
+    for unit, top in tops:
+        if 0 < unit.hp < DANGER * top:
+            wounded.append(unit.id)
+            if unit.hp + unit.shield < DANGER * top:
+                endangered.append(unit.id)
+    found = (fallen, frozenset(wounded), frozenset(endangered))
+    _NEED = (s, key, found)
+    return found
+
+
+def wanted_reactions(s: BgkState, seat: str) -> list[str]:
+    """The seat's reactions worth using now ('unit.shard.trigger', in party order): a revival
+    when a character has fallen in battle; a heal when an ally it may heal is below `DANGER`
+    of its HP; a shield when one it may shield is, its shield counted. Each use helps someone
+    (HP gained below the maximum, a shield grown), so the automatic player never spends its
+    cards in a loop that helps nobody. Worked out from the state alone (no legal action is
+    built), for every seat at once: every seat asks about the same state at each move."""
+    global _WANTED
+    last = _WANTED
+    if last[0] is not s:
+        last = _WANTED = (s, _wanted_by_seat(s))
+    return last[1].get(seat, [])
+
+
+def any_wanted(s: BgkState) -> bool:
+    """Whether any seat's `wanted_reactions` holds one."""
+    global _WANTED
+    last = _WANTED
+    if last[0] is not s:
+        last = _WANTED = (s, _wanted_by_seat(s))
+    return bool(last[1])
+
+
+_WANTED: tuple[object, dict[str, list[str]]] = (None, {})
+"""The last state `wanted_reactions` looked at, and its answer for every seat."""
+
+
+def _wanted_by_seat(s: BgkState) -> dict[str, list[str]]:
+    fallen, wounded, endangered = _need(s)
+    out: dict[str, list[str]] = {}
+    if not (fallen or wounded):
+        return out
+    for h, ref, ab in (x for usable in by_seat(s).values() for x in usable):
+        if ab.target == "fallen":
+            want = fallen
+        elif ab.effect.heal or ab.effect.shield:
+            needy = wounded if ab.effect.heal else endangered
+            want = h.id in needy if ab.target == "self" else bool(needy)
+        else:
+            want = False
+        if want:
+            out.setdefault(h.seat, []).append(f"{h.id}.{ref}")
+    return out
+
+
+def _aim_score(s: BgkState, ref: str | None, value: str) -> float:
+    """How good a reaction's target is: a shield (without a heal) goes where HP and shield
+    together fall furthest short of the maximum, anything else as `_target_score` says."""
+    if ref is not None and value[0] in "cn":
+        ab = ability(s, ref.split(".", 1)[1])
+        if ab.effect.shield and not ab.effect.heal:
+            unit = s.peek(value)
+            if unit.alive:
+                return max_hp(s, unit) - unit.hp - unit.shield
+    return _target_score(s, value)
+
+
 def reaction(game: ByGodsAndKings, s: BgkState, seat: str, rng: Rng) -> Action | None:
     """Use a Discard or Sacrifice ability when an ally has fallen or is in danger (or finish
     one being built); else let the moment pass."""
-    legal = game.legal_actions(s, seat)
-    if not legal:
-        return None
-    keys = [a.key for a in legal]
     building = s.buildings.get(seat)
-    if building is not None and building.verb == "use":
-        step = _use_step(s, keys)
-        return next((a for a in legal if a.key == step), None)
-    fallen = s.battle is not None and any(not h.alive for h in s.party)
-    wounded = any(u.hp < DANGER * max_hp(s, u) for u in s.living_allies())
-    refs = reaction_refs(s, seat)
-    wanted = [f"{h.id}.{ref}" for h, ref, ab in refs
-              if (ab.target == "fallen" and fallen) or ((ab.effect.heal or ab.effect.shield) and wounded)]
-    if not wanted:
+    if building is None and not wanted_reactions(s, seat):  # the commonest answer, first
         return None
+    if building is not None and building.verb != "use":  # another move being built: it comes first
+        return None
+    wanted = wanted_reactions(s, seat) if building is None else []
+    if building is None and not wanted:
+        return None
+    legal = game.legal_actions(s, seat)
+    if building is not None:
+        step = _use_step(s, [a.key for a in legal], building.args.get("ability"))
+        found = next((a for a in legal if a.key == step), None)
+    else:
+        found = reaction_among(s, wanted, legal)
+    if found is not None:  # the actions it was chosen among, kept for its `apply`
+        game.offer_to_auto(s, seat, legal)
+    return found
+
+
+def reaction_among(s: BgkState, wanted: list[str], legal: list[Action]) -> Action | None:
+    """The first step of the first reaction `wanted` (`wanted_reactions`) among the seat's
+    `legal` actions, or None."""
+    keys = [a.key for a in legal]
     if any(k.startswith("use.ability:") for k in keys):
         key: str | None = f"use.ability:{wanted[0]}"
     else:  # a single reaction: its first steps are already chosen
-        key = _use_step(s, [k for k in keys if k.startswith("use.")])
+        key = _use_step(s, [k for k in keys if k.startswith("use.")], wanted[0])
     return next((a for a in legal if a.key == key), None)

@@ -90,6 +90,55 @@ def _reactions(s: BgkState, seats: Collection[str]) -> Iterator[tuple[Hero, str,
                     yield hero, f"{sid}.{ab.trigger}", ab
 
 
+Usable = tuple[Hero, str, ShardAbility]
+"""A reaction a character may use now: the character, 'shard.trigger', the ability."""
+
+_BY_SEAT: tuple[object, object, object, dict[str, list[Usable]]] = (None, None, None, {})
+"""The last state `by_seat` looked at, its phase and draw count (a guard: a state is never
+changed once made), and the answer."""
+
+
+def by_seat(s: BgkState) -> dict[str, list[Usable]]:
+    """`reaction_refs` of every seat that has any, found in one look through the party (the
+    shards' reactions remembered per equipped shards, whom each kind of target may aim at found
+    once) and kept for this state: the seats that may react (`may_act`) and the automatic
+    player's reactions ask about the same state at each move. Not for a state being changed
+    (in `apply`): `reaction_refs` is."""
+    global _BY_SEAT
+    d = s.__dict__
+    last = _BY_SEAT
+    if last[0] is s and last[1] == d["phase"] and last[2] == d["rng"].__dict__["counter"]:
+        return last[3]
+    found: dict[str, list[Usable]] = {}
+    if s.phase != "over":
+        memo = catalogue_memo(s.cat, "reaction_abilities")
+        aims: dict[Target, bool] = {}
+        for hero in s.party:
+            if hero.hp <= 0 or (hero.statuses and hero.has("numb")):
+                continue
+            equipped = tuple(hero.equipped)
+            usable = memo.get(equipped)
+            if usable is None:
+                usable = memo[equipped] = _reaction_abilities(s, equipped)
+            for ref, ab in usable:
+                if not (hero.hand if ab.trigger == "discard" else hero.field):
+                    continue
+                aim = aims.get(ab.target)
+                if aim is None:  # the same for every character but `self` (always true)
+                    aim = aims[ab.target] = has_target(s, hero, ab.target)
+                if aim:
+                    found.setdefault(hero.seat, []).append((hero, ref, ab))
+    _BY_SEAT = (s, d["phase"], d["rng"].__dict__["counter"], found)
+    return found
+
+
+def _reaction_abilities(s: BgkState, equipped: tuple[str, ...]) -> tuple[tuple[str, ShardAbility], ...]:
+    """('shard.trigger', ability) of each Discard or Sacrifice ability of these shards, in order."""
+    shards = s.cat.shards
+    return tuple((f"{sid}.{ab.trigger}", ab) for sid in equipped for ab in shards[sid].abilities
+                 if ab.trigger in REACTION_TRIGGERS)
+
+
 def any_reaction(s: BgkState) -> bool:
     """Whether any seat may use a reaction now (the party looked through once, up to the first)."""
     return next(_reactions(s, frozenset(s.players)), None) is not None

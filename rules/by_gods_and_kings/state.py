@@ -90,7 +90,7 @@ class Unit(BaseModel):
     statuses: list[Status] = Field(default_factory=list)
     shield: int = 0
     miss: bool = False
-    """Blind drew a 9 to King this turn: the next basic attack or ability misses."""
+    """Blind turned up a 9 to King this turn: the unit's strike or ability this turn goes wide."""
 
     @property
     def alive(self) -> bool:
@@ -136,10 +136,12 @@ class Hero(Unit):
     cleared: dict[str, int] = Field(default_factory=dict)
     """The saved character's past: scenario id -> times cleared; adventures played to the end."""
     adventures: int = 0
+    tasks: list[str] = Field(default_factory=list)
+    """The tasks between scenarios the saved character has done (tasks.yaml ids; camp.py)."""
     held: Held | None = None
 
 
-GEAR = ("bag", "shards", "equipped", "aside", "aside_equipped", "shard_xp", "cleared")
+GEAR = ("bag", "shards", "equipped", "aside", "aside_equipped", "shard_xp", "cleared", "tasks")
 """A character's gear and past: lists and dicts that only a camp move and the experience of a
 finished scenario change (camp.py, campaign.py), each time by a new one, never in place, so
 the copies of a state share them (copying.py, cow.py); only the making of a party sets shards

@@ -18,7 +18,7 @@ from rules.by_gods_and_kings.state import BgkState, Foe, Hero, Npc, Unit
 BOSS_RANKS = ("boss", "mega_boss")
 
 
-SMALL_PARTY_HP = {1: 22, 2: 45, 3: 85}
+SMALL_PARTY_HP = {1: 16, 2: 38, 3: 85}
 """Percent of the written HP every enemy has against a party of one, two or three."""
 
 

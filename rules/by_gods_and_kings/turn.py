@@ -21,6 +21,7 @@ from rules.by_gods_and_kings.abilities import (
     synchronize,
     use,
 )
+from rules.by_gods_and_kings.content import FoeAbility
 from rules.by_gods_and_kings.effects import deal
 from rules.by_gods_and_kings.enemy import fighter_abilities, reached, strike
 from rules.by_gods_and_kings.events import CardPlayed, plain
@@ -28,7 +29,7 @@ from rules.by_gods_and_kings.gear import attack_stats
 from rules.by_gods_and_kings.options import option
 from rules.by_gods_and_kings.reactions import level_description, target_options, target_values
 from rules.by_gods_and_kings.state import PLACE, BgkState, Hero, Npc, assign
-from rules.by_gods_and_kings.stats import stat
+from rules.by_gods_and_kings.stats import max_hp, stat
 from rules.core import Event
 from rules.core.steps import Option
 
@@ -245,6 +246,19 @@ def actor_npc(s: BgkState) -> Npc:
     return unit
 
 
+def npc_fires(s: BgkState, npc: Npc, card: str | None) -> FoeAbility | None:
+    """The ability the NPC fires once `card` is on its Field (the highest threshold its total
+    reaches, as `enemy.reached` finds it), or None: a basic attack. No card chosen yet: None."""
+    if card is None or npc.has("numb"):
+        return None
+    total = cards.total(npc.field) + cards.value(card)
+    best: FoeAbility | None = None
+    for ab in fighter_abilities(s, npc):
+        if total >= ab.threshold and (best is None or ab.threshold > best.threshold):
+            best = ab
+    return best
+
+
 def npc_options(s: BgkState, arg: str, chosen: dict[str, str]) -> list[Option]:
     npc = actor_npc(s)
     if arg == "card":
@@ -255,17 +269,34 @@ def npc_options(s: BgkState, arg: str, chosen: dict[str, str]) -> list[Option]:
             note = f" (fires {max(fires, key=lambda a: a.threshold).name})" if fires else f" (Field {total})"
             out.append(Option(value=c, label=f"{npc.name} plays {cards.name(c)}{note}"))
         return out
-    return [option(f.id, f"{npc.name} aims at {f.name}") for f in s.peek_foes()]
+    ab = npc_fires(s, npc, chosen.get("card"))
+    if ab is None:
+        return [option(f.id, f"{npc.name} hits {f.name} ({f.hp} HP)") for f in s.peek_foes()]
+    if ab.target == "foe":
+        return [option(f.id, f"{ab.name} at {f.name} ({f.hp} HP)") for f in s.peek_foes()]
+    if ab.target == "ally":
+        return [option(u.id, f"{ab.name} on {u.name} ({u.hp}/{max_hp(s, u)} HP)") for u in s.peek_allies()]
+    return [option(_NPC_AREA[ab.target], f"{ab.name} {_NPC_AREA_TEXT[ab.target]}")]
 
 
-def npc_values(s: BgkState, arg: str) -> list[str]:
+_NPC_AREA = {"foes": "all", "allies": "all", "self": "self"}
+"""The one value of the target step when the NPC's ability touches a whole side or itself."""
+_NPC_AREA_TEXT = {"foes": "at every foe", "allies": "on every ally", "self": "on itself"}
+
+
+def npc_values(s: BgkState, arg: str, chosen: dict[str, str] | None = None) -> list[str]:
     """The values of `npc_options`, without their labels."""
+    assert s.actor is not None and s.actor[0] == "n", "an NPC is acting"
+    npc = s.peek(s.actor)
+    assert isinstance(npc, Npc)
     if arg == "card":
-        assert s.actor is not None and s.actor[0] == "n", "an NPC is acting"
-        npc = s.peek(s.actor)
-        assert isinstance(npc, Npc)
         return list(dict.fromkeys(npc.hand))
-    return [f.id for f in s.peek_foes()]
+    ab = npc_fires(s, npc, (chosen or {}).get("card"))
+    if ab is None or ab.target == "foe":
+        return [f.id for f in s.peek_foes()]
+    if ab.target == "ally":
+        return [u.id for u in s.peek_allies()]
+    return [_NPC_AREA[ab.target]]
 
 
 def npc_play(s: BgkState, card: str, target: str, events: list[Event]) -> None:
@@ -283,4 +314,5 @@ def npc_play(s: BgkState, card: str, target: str, events: list[Event]) -> None:
     spent = cards.total(npc.field)
     s.discard.extend(npc.field)
     npc.field = []
-    use(s, npc, ab, "threshold", target if ab.target == "foe" else None, spent, events)
+    # the players chose the target: a foe for a foe's ability, an ally for an ally's
+    use(s, npc, ab, "threshold", target if ab.target in ("foe", "ally") else None, spent, events)

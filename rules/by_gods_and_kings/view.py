@@ -12,6 +12,7 @@ from rules.by_gods_and_kings.enemy import fighter_abilities, numbers
 from rules.by_gods_and_kings.levels import describe_level
 from rules.by_gods_and_kings.state import BgkState, Foe, Hero, Npc
 from rules.by_gods_and_kings.stats import sheet
+from rules.by_gods_and_kings.tasks import setting_out
 
 
 class StatusView(BaseModel):
@@ -57,7 +58,8 @@ class RouteView(BaseModel):
     """A way on from the area just done, and the seats that voted for it, with what the party
     knows of it: the map (the names of the places it leads on to, or that it is the last place,
     where the scenario ends, and whether there is a place to rest). The enemies, traps and loot
-    waiting inside a place are not on the map."""
+    waiting inside a place are not on the map: a seat may look into a place before voting
+    (review.py), which tells its enemies and dangers to the whole party, never its loot."""
 
     id: str
     name: str
@@ -145,8 +147,9 @@ def prompt(s: BgkState, intent: str | None = None) -> str:
         "npc": f"{actor}: the party plays the NPC's card and picks its target.",
         "enemy": f"{intent or f'{actor} is about to strike'}: react with Discard or Sacrifice, or let it land.",
         "save": f"{step.name}: make the save." if isinstance(step, SaveStep) else "Make the save.",
-        "camp": "Camp: claim loot, change shards and equipment, then get ready.",
-        "route": "The way forks: every seat votes where the party goes next.",
+        "camp": ("Before setting out: change shards and equipment, take a task if you like, then get "
+                 "ready." if setting_out(s) else "Camp: claim loot, change shards and equipment, then get ready."),
+        "route": "The way forks: look into the ways on if you like, then every seat votes.",
     }.get(s.phase, "")
 
 

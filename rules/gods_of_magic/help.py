@@ -10,23 +10,27 @@ def rules_pages() -> list[RulesPage]:
     table = "\n".join(f"**{n}. {MAGIC_NAMES[n]}**: {MAGIC_TEXT[n]}" for n in range(1, 11))
     return [
         RulesPage(title="Gods of Magic: the idea", body=(
-            "Every player is a god. From one shared deck of 200 cards (five suits of 40: 🏰 Location, "
-            "⚡ Action, 🐉 Entity, ✨ Descriptor, 🔮 Object, each worth 1 to 10 Victory Points) the gods "
-            "build **realms** in their own **domain**, then tell what happens in them.\n\n"
-            "• A realm is a group of cards that needs a Location. A realm that loses its last Location is a "
-            "**realm of imagination**: it scores nothing until a Location joins it again.\n"
-            "• A realm holding all five suits is **complete** and earns 10 extra points when scored.\n"
-            "• A ✨ Descriptor is attached under one card of a realm: it moves with that card and is "
-            "discarded with it.\n\n"
-            "**Winning**: scores add up at every Visitation. The first god at 200 VP (100 in the short "
-            "game) wins; when several pass the mark together, the highest score wins.")),
+            "Each player plays a god. All the gods draw from one deck of 200 cards in five suits of 40 "
+            "(🏰 Location, ⚡ Action, 🐉 Entity, ✨ Descriptor, 🔮 Object), every card worth 1 to 10 Victory "
+            "Points. On your own side of the table, your **domain**, you lay cards out in **realms** and say "
+            "what goes on in them.\n\n"
+            "• Every realm is founded on a Location; a lone Location is already a realm, and a realm may "
+            "hold any mix of cards, several Locations too. If the dice strip a realm of all its Locations "
+            "it becomes a **realm of imagination**, worth nothing until a Location is added to it again.\n"
+            "• A realm with a card of each of the five suits is **complete**: it is worth 10 points more "
+            "every time it scores.\n"
+            "• A ✨ Descriptor is tucked under one card of a realm and shares its fate: it goes along when "
+            "that card moves and is discarded when that card is.\n\n"
+            "**Winning**: each Visitation adds the value of every god's realms to their score. Reach 200 VP "
+            "(100 in the short game) and you win; if more than one god gets there in the same turn, the "
+            "higher score takes it.")),
         RulesPage(title="Setup and a turn", body=(
             "**Setup**: the deck is shuffled and each god gets 10 cards. Everyone at once may place up to 3 "
             "of them (a new realm always starts with a Location), then presses *Done*. The d10 decides who "
             "begins: highest roll, ties roll again.\n\n"
             "**A turn** has three phases:\n"
             "1. **Draw**: take a card. Holding more than 10 afterwards, you choose what to discard.\n"
-            "2. **Play**: put one card from your hand into one of your realms, or start a new realm with a "
+            "2. **Play**: add a card from your hand to a realm of yours, or found a new realm with a "
             "Location. (With nothing playable you pass.)\n"
             "3. **Dice**: roll the d10 and carry out the Magic Table result.")),
         RulesPage(title="The Magic Table", body=table + (

@@ -30,7 +30,7 @@ MAGIC_TEXT = {
     3: "Discard any card in play; its owner may draw a card.",
     4: "Draw 2 cards (5 when your hand holds 2 or fewer).",
     5: "Move any card in play to another realm, in any domain.",
-    6: "You may play a Descriptor and score it and the card it describes at once.",
+    6: "Optionally add a Descriptor from your hand: it scores at once, with the card it describes.",
     7: "You may rearrange your realms and hand (no new realm, same hand size at the end).",
     8: "Draw a card and play it at once.",
     9: "Draw a card, then every god scores their domain; then the win check.",

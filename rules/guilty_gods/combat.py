@@ -46,6 +46,12 @@ class Chance:
     cost: int
     effect: Effect | None
 
+    def text(self, protection: str = "1 less damage from this attack") -> str:
+        """What firing it does, in words (a group support's damage counts once for the move)."""
+        if self.effect is None:
+            return protection
+        return self.effect.describe(group=self.id == "group")
+
 
 def side_of(s: GgState, player: str) -> str:
     return "a" if s.attack is not None and s.attack.player == player else "d"
@@ -166,7 +172,7 @@ def fire(s: GgState, player: str, chance: Chance, events: list[Event]) -> None:
     s.seats[player].seals -= chance.cost
     t.fired.append(f"{side}:{chance.id}")
     t.paid[player] = t.paid.get(player, 0) + chance.cost
-    what = chance.effect.describe() if chance.effect else "1 less damage from this attack"
+    what = chance.text()
     paid = f" for {chance.cost} seal{'s' * (chance.cost > 1)}" if chance.cost else ""
     events.append(Event(kind="skill", text=f"{who(player)} activates {chance.label}{paid}: {what}.",
                         data={"player": player, "skill": chance.id, "card": chance.card,

@@ -112,16 +112,20 @@ class Effect(BaseModel):
         return not (self.damage or self.prevent or self.seals or self.steal or self.heal
                     or self.draw or self.discard or self.modifies_cards)
 
-    def describe(self) -> str:
+    def describe(self, group: bool = False) -> str:
+        """The effect in words; `group`: a group support's, whose damage and prevention count
+        once for the whole move (never once per card), which the text says."""
         parts = []
         if self.sphere:
-            parts.append(f"gains the {self.sphere} sphere")
+            parts.append(f"{'every card ' if group else ''}gains the {self.sphere} sphere")
         if self.open_slots:
             parts.append("its closed slots count as open")
         if self.damage:
-            parts.append(f"+{self.damage} damage")
+            parts.append(f"+{self.damage} damage to the whole move, not per card" if group
+                         else f"+{self.damage} damage")
         if self.prevent:
-            parts.append(f"prevent {self.prevent} damage")
+            parts.append(f"prevent {self.prevent} damage of the whole attack" if group
+                         else f"prevent {self.prevent} damage")
         if self.seals:
             parts.append(f"gain {self.seals} seal{'s' * (self.seals > 1)}")
         if self.steal:
@@ -189,7 +193,11 @@ class SupportSkill(BaseModel):
     def describe(self) -> str:
         cost = "N seals (the supported card's level)" if self.cost == "N" else _cost(int(self.cost))
         auto = ", Automatic" if self.automatic else ""
-        return f"{self.scope.capitalize()}: {self.effect.describe()} ({cost}{auto})"
+        return f"{self.scope.capitalize()}: {self.text()} ({cost}{auto})"
+
+    def text(self) -> str:
+        """What the support does, in words (a group support's damage: once for the move)."""
+        return self.effect.describe(group=self.scope == "group")
 
 
 def _cost(n: int) -> str:

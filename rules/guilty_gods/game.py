@@ -151,7 +151,7 @@ class GuiltyGods(Game[GgState, GgView]):
             acts = []
             for c in chances(s, player):
                 if c.cost <= seals:
-                    what = c.effect.describe() if c.effect else "1 less damage"
+                    what = c.text("1 less damage")
                     acts.append(Action(key=f"skill:{c.id}",
                                        label=clip_words(f"{c.label} ({count(c.cost, 'seal')}): {what}", 80),
                                        description=f"costs {c.cost} of your {seals} seal{'s' * (seals != 1)}",
@@ -249,8 +249,8 @@ class GuiltyGods(Game[GgState, GgView]):
         tags = {"end": s.end_reason}
         for p, seat in s.seats.items():
             tags[f"{p}.deck"] = seat.deck_id
-        if s.first is not None:
-            tags["first"] = s.seats[s.first].deck_id
+            if s.first is not None:
+                tags[f"{p}.order"] = "first" if p == s.first else "second"
         w = winners[0] if winners else None
         summary = "The duel ended without a winner."
         if w is not None:

@@ -61,8 +61,10 @@ COMBAT = (
 SKILLS = (
     "**Supports**: any card may be played as a support in a move of its own kind. An "
     "*individual* support goes under one card and helps only that card; a *group* support lies "
-    "beside the move and helps all of it. A support takes no part in the combat and never grants "
-    "its seal. At most one support under each card, one group support per move.\n\n"
+    "beside the move and helps all of it; its extra damage or prevention counts once for the "
+    "move, so +1 damage beside a three-card combo is 1 more in all, not 3. A support takes no "
+    "part in the combat and never grants its seal. At most one support under each card, one "
+    "group support per move.\n\n"
     "**Skills** cost the seals they state; N means the level of the supported card. They need a "
     "success: an attack card's skills fire if that card dealt at least 1 damage through the "
     "spheres; a defense card's if it stopped its facing card completely (even when the rest of "

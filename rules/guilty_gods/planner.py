@@ -55,11 +55,17 @@ class Shape:
         return self.cards + list(self.supports.values()) + ([self.group] if self.group else [])
 
     def steps(self) -> list[tuple[str, str]]:
+        """West to east; a support that opens a card's slots goes under it before the next card
+        joins through that slot, the other supports once the row is complete."""
         first = "row" if self.kind == "attack" else f"f{self.offset}"
-        out = [(self.cards[0].id, first)]
-        for i, c in enumerate(self.cards[1:], start=1):
-            out.append((c.id, "ea" if self.combo_at == i else "e"))
-        out += [(c.id, f"s{i}") for i, c in sorted(self.supports.items())]
+        out = []
+        for i, c in enumerate(self.cards):
+            out.append((c.id, first if i == 0 else "ea" if self.combo_at == i else "e"))
+            sup = self.supports.get(i)
+            if sup is not None and sup.support.effect.open_slots:
+                out.append((sup.id, f"s{i}"))
+        out += [(c.id, f"s{i}") for i, c in sorted(self.supports.items())
+                if not c.support.effect.open_slots]
         if self.group is not None:
             out.append((self.group.id, "g"))
         return out
@@ -73,43 +79,65 @@ def hand_counts(s: GgState, player: str, kind: str) -> dict[str, int]:
     return out
 
 
-def _join(kind: str, west: CreatureDef, east: CreatureDef) -> tuple[int, int]:
-    """(cost, closed slots in the way) of joining two cards in a row of this kind."""
+def _join(kind: str, west: CreatureDef, east: CreatureDef) -> tuple[int, bool, bool]:
+    """(cost, west card's touching slot closed, east card's closed) of joining two cards in a
+    row of this kind."""
     a, b = (west.right, east.left) if kind == "attack" else (west.left, east.right)
-    closed = (not a.open) + (not b.open)
-    return a.cost + b.cost, closed
+    return a.cost + b.cost, not a.open, not b.open
 
 
 def rows(s: GgState, player: str, kind: str, seals: int, max_len: int) -> Iterator[Shape]:
     """Every row of the player's cards of this kind (west to east) whose joins they can pay,
-    using Aizen's Combination for one closed slot when they have it."""
+    using Aizen's Combination for one closed slot when they have it, and a support that opens
+    slots (put under the card) for the closed east slot of a card."""
     counts = hand_counts(s, player, kind)
     combo = combination_cost(s, player)
     ids = sorted(counts)
     cards = s.cards  # looked up once: the catalogue is read through a property
+    openers = [cid for cid in ids if cards[cid].support.effect.open_slots]
+    supports: dict[int, CreatureDef] = {}
+
+    def opener(under: CreatureDef) -> tuple[str, int] | None:
+        """The cheapest support in hand that opens `under`'s slots: (card, seals)."""
+        found = [(cards[c].support.cost_for(under.level), c) for c in openers if counts[c] > 0]
+        return (min(found)[1], min(found)[0]) if found else None
 
     def grow(row: list[CreatureDef], cost: int, combo_at: int | None) -> Iterator[Shape]:
         yield Shape(kind=kind, cards=list(row), spheres=[frozenset(c.spheres) for c in row],
-                    cost=cost, combo_at=combo_at)
+                    cost=cost, combo_at=combo_at, supports=dict(supports))
         if len(row) >= max_len:
             return
+        last = len(row) - 1
         for cid in ids:
             if counts[cid] == 0:
                 continue
             card = cards[cid]
-            join, closed = _join(kind, row[-1], card)
-            extra, at = join, combo_at
+            join, west_closed, east_closed = _join(kind, row[-1], card)
+            extra, at, sup = join, combo_at, None
+            if west_closed and last not in supports and not east_closed:
+                sup = opener(row[-1])
+                if sup is not None and sup[0] == cid and counts[cid] < 2:
+                    sup = None
+                if sup is not None:
+                    extra, west_closed = join + sup[1], False
+            closed = west_closed + east_closed
             if closed == 1 and combo is not None and combo_at is None:
-                extra, at = join + combo, len(row)
+                extra, at, sup = join + combo, len(row), None
             elif closed:
                 continue
             if cost + extra > seals:
                 continue
+            if sup is not None:
+                counts[sup[0]] -= 1
+                supports[last] = cards[sup[0]]
             counts[cid] -= 1
             row.append(card)
             yield from grow(row, cost + extra, at)
             row.pop()
             counts[cid] += 1
+            if sup is not None:
+                counts[sup[0]] += 1
+                del supports[last]
 
     for cid in ids:
         counts[cid] -= 1
@@ -179,7 +207,7 @@ def best_attack(s: GgState, player: str, score: Callable[[Shape], float],
     counts = hand_counts(s, player, "attack")
     for shape, value in _top(rows(s, player, "attack", seals, MAX_ROW), score):
         spare = dict(counts)
-        for c in shape.cards:
+        for c in shape.used():
             spare[c.id] -= 1
         full, v = with_supports(s, shape, value, spare, seals, score)
         plan = Plan(steps=full.steps(), cost=full.cost, value=v)
@@ -201,12 +229,12 @@ def best_defense(s: GgState, player: str, score: Callable[[Shape], float]) -> Pl
     counts = hand_counts(s, player, "defense")
     best: Plan | None = None
     placed = (Shape(kind="defense", cards=shape.cards, spheres=shape.spheres, offset=offset,
-                    cost=shape.cost, combo_at=shape.combo_at)
+                    cost=shape.cost, combo_at=shape.combo_at, supports=shape.supports)
               for shape in rows(s, player, "defense", seals, min(n, MAX_ROW))
               for offset in range(0, n - len(shape.cards) + 1))
     for shape, value in _top(placed, score):
         spare = dict(counts)
-        for c in shape.cards:
+        for c in shape.used():
             spare[c.id] -= 1
         full, v = with_supports(s, shape, value, spare, seals, score)
         if best is None or v > best.value:

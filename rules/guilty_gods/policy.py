@@ -90,17 +90,40 @@ def choose_summoner(s: GgState, player: str) -> str:
         if summoner.power("seals_for_damage") and seat.seals < MAX_SEALS - 1:
             v += W_SEAL * 2.0
         if on and summoner.power("draw") and len(seat.hand) < HAND_SIZE and len(seat.deck) > 5:
-            v += 0.35
-        if summoner.power("protection") and seat.seals >= 3:
-            v += 0.3
+            v += KAIROS_DRAW
         alike = planning_summoner(t, player)
         if alike not in plans:
             plans[alike] = plan_attack(t, player)
         plan = plans[alike]
+        prot = summoner.power("protection")
+        if prot is not None and on:
+            v += protection_value(t, player, plan, prot.cost, prot.amount)
         v += max(plan.value, RENEW_BELOW) if plan is not None else RENEW_BELOW
         if v > best_v:
             best, best_v = sid, v
     return best
+
+
+KAIROS_DRAW = 0.55
+"""Kairos's card: about what an average card in hand is worth (`card_value` of a two-sphere
+level-2 card is 0.54)."""
+PROTECT_LOW = 4
+"""At this Gnosis or less, the rival's next attack may well be the last: the point Protection
+takes off is worth a summoner of its own."""
+
+
+def protection_value(s: GgState, player: str, plan: Plan | None, cost: int, amount: int) -> float:
+    """What holding Protection through the rival's next attack is worth: nothing when the
+    initiative comes back (Chain of Actions) or the seals left after the plan cannot pay it;
+    else the damage it takes off against the seals it costs, and more when Gnosis is low."""
+    seat = s.seats[player]
+    spent = plan.cost if plan is not None else 0
+    if (plan is not None and plan.chain) or seat.seals - spent < cost:
+        return 0.0
+    v = max(0.0, amount * w_damage(seat.gnosis) - cost * W_SEAL)
+    if seat.gnosis <= PROTECT_LOW:
+        v += 1.0
+    return v
 
 
 def planning_summoner(s: GgState, player: str) -> tuple[object, ...]:

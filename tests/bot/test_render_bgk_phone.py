@@ -62,9 +62,10 @@ def game() -> list:
 
 
 def mid_combat(game: list):
-    """A state of the second round of the last battle or later, a character to act."""
+    """A state of the second round of the last battle or later, a character to act, every enemy
+    still standing."""
     picks = [(s, e) for s, e in game if s.battle is not None and s.foes and s.battle.round >= 2
-             and s.phase in ("play", "resolve") and len(s.party) == 4]
+             and s.phase in ("play", "resolve") and len(s.party) == 4 and all(f.hp > 0 for f in s.foes)]
     assert picks, "the seeded game reaches a second round"
     return picks[len(picks) // 3]
 

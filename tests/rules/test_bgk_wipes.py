@@ -161,6 +161,7 @@ TABLES = [
     ("kobold-warren", "1", [["gilbert", "helga"], ["pierre", "osric"]], 2),
     ("sallow-fen", "auto", [["wilma"], ["pierre"]], 3), ("hollow-barrow", "1", [["gilbert", "osric"]], 4),
     ("hollow-barrow", "1", [["pierre"], ["osric"]], 5),
+    ("hollow-barrow", "1", [["helga"]], 6),  # the stronger automatic player wipes less: one more table
 ]
 """(scenario, party option: "1" for the characters brought alone, "auto" adds hirelings, kits
 per seat, seed)."""

@@ -200,10 +200,11 @@ def test_a_pack_may_add_a_scenario(pack):
     data["areas"]["mouth"]["next"] = []
     write(pack, "scenarios/short.yaml", data)
     cat = load_catalogue()
-    assert sorted(cat.scenarios) == ["hollow-barrow", "kobold-warren", "sallow-fen", "short"]
+    assert sorted(cat.scenarios) == ["deepstone-quarry", "hollow-barrow", "kobold-warren", "sallow-fen", "short"]
     game = ByGodsAndKings()
     scenario = next(o for o in game.options if o.key == "scenario")
-    assert [c.value for c in scenario.choices] == ["kobold-warren", "short", "sallow-fen", "hollow-barrow"]
+    assert [c.value for c in scenario.choices] == ["kobold-warren", "short", "sallow-fen", "deepstone-quarry",
+                                                 "hollow-barrow"]
     assert scenario.default == "kobold-warren", "the first scenario comes first, the others by length"
     assert [c.label for c in scenario.choices][:3] == [
         "The Kobold Warren (3 battles)", "The Short Warren (1 battle)", "The Sallow Fen (2-3 battles)"]

@@ -84,7 +84,10 @@ def test_a_move_copies_only_the_units_it_changes():
         if s.phase != "play":
             continue
         p = BGK.to_act(s)[0]
-        after = BGK.apply(s, p, BGK.auto_action(s, p, Rng(seed=1)).key).state
+        key = BGK.auto_action(s, p, Rng(seed=1)).key
+        if key.startswith("use."):  # a heal or shield first (it may touch a whole side)
+            continue
+        after = BGK.apply(s, p, key).state
         assert s.actor is not None
         for i, (old, new) in enumerate(zip(s.party, after.party, strict=True)):
             if old is not new:

@@ -48,6 +48,12 @@ def _same(a: Action | None, b: Action | None) -> None:
         assert a.model_fields_set == b.model_fields_set
 
 
+def _reacts(s: BgkState, seat: str) -> bool:
+    """Whether the automatic player weighs a Discard or Sacrifice ability before its turn (an
+    ally needs one): then the turn is not weighed on keys."""
+    return seat not in s.buildings and bool(policy.wanted_reactions(s, seat))
+
+
 def hero_index(s: BgkState) -> int:
     return int((s.actor or "c0")[1:])
 
@@ -61,7 +67,7 @@ def test_the_turn_weighed_on_keys_is_the_long_ways_choice():
             if seat is None:
                 continue
             quick = auto_turn(s, seat)
-            if quick is None:
+            if quick is None or _reacts(s, seat):
                 continue
             _same(quick, policy.choose(BGK, s, seat, Rng(seed=1), BGK.legal_actions(s, seat)))
             building = s.buildings.get(seat)
@@ -72,7 +78,7 @@ def test_the_turn_weighed_on_keys_is_the_long_ways_choice():
             taken[kind] = taken.get(kind, 0) + 1
     assert taken.keys() == {"play", "play+play", "resolve", "deploy", "deploy (one queued)", "deploy+fire",
                             "enemy", "opening"}
-    assert min(taken.values()) > 30 and taken["resolve"] > 300, taken
+    assert min(taken.values()) > 20 and taken["resolve"] > 300, taken  # shorter games with reactions
 
 
 def test_the_keys_are_weighed_without_building_the_turns_actions(monkeypatch):
@@ -81,7 +87,7 @@ def test_the_keys_are_weighed_without_building_the_turns_actions(monkeypatch):
     quick = 0
     for s in _positions(4, range(2), 250):
         seat = _turn_seat(s)
-        if seat is None or auto_turn(s, seat) is None:
+        if seat is None or auto_turn(s, seat) is None or _reacts(s, seat):
             continue
         with monkeypatch.context() as m:
             m.setattr(game.ByGodsAndKings, "_turn_actions", refused)

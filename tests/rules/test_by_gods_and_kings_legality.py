@@ -113,7 +113,10 @@ def test_apply_takes_a_turn_key_without_looking_it_up(monkeypatch):
     real = type(BGK).find_action
 
     def find(self, state, player, action):
-        looked_up.append(state.phase)
+        key = action.key if hasattr(action, "key") else action
+        # a reaction (the automatic player's heal, shield or revival first) is looked up
+        # among those offered, in any phase
+        looked_up.append("reaction" if key.startswith("use.") else state.phase)
         return real(self, state, player, action)
 
     monkeypatch.setattr(type(BGK), "find_action", find)
@@ -166,10 +169,13 @@ def test_a_route_vote_weighed_alone_is_the_long_ways_vote():
     reactions after them included), with the same draws of the chooser."""
     votes = drawn = 0
     for players, seeds, wander in GAMES:
-        for s in automatic_positions(BGK, players, seeds, 400, random_share=wander):
-            if s.phase != "route":
+        for played in automatic_positions(BGK, players, seeds, 400, random_share=wander):
+            if played.phase != "route":
                 continue
-            for seat in BGK.to_act(s):
+            hurt = played.model_copy(deep=True)  # a hurt party heads for a rest: no draw
+            for h in hurt.party:
+                h.hp = 1
+            for s, seat in [(x, seat) for x in (played, hurt) for seat in BGK.to_act(x)]:
                 quick, long_way = Rng(seed=votes), Rng(seed=votes)
                 got = BGK.auto_action(s, seat, quick)
                 assert got == policy.choose(BGK, s, seat, long_way, BGK.legal_actions(s, seat))
