@@ -148,10 +148,9 @@ class Controller:
             store.pop(next(iter(store)))
 
     def _table_digest(self, session: Session, payload: table.Payload) -> str:
-        """What the table shows, with the newest `actions_version` among the seats that have a
-        control on it: a seat's private step (a card picked in a DM) re-edits the table only if
-        that seat's controls there must be rendered anew (nobody watching the table counts the
-        private clicks of a player who has nothing on it)."""
+        """What the table shows, with the newest `table_version` among the seats that have a
+        control on it: a seat's private step (a card picked in a DM) leaves that version, so it
+        does not re-edit the table (nobody watching the table may count private clicks)."""
         if payload.view is None or session.status != "active" or session.state_json is None:
             return digest(payload)
         game, state = session.game(), session.state()
@@ -160,7 +159,7 @@ class Controller:
             seat = session.seat(pid)
             if seat is not None and not seat.auto and any(not a.private for a in session.legal_actions(pid)):
                 on_table.add(pid)
-        return digest(payload, max((s.actions_version for s in session.seats if s.player_id in on_table), default=0))
+        return digest(payload, max((s.table_version for s in session.seats if s.player_id in on_table), default=0))
 
     def _dm_digest(self, session: Session, player_id: str, payload: table.Payload) -> str:
         seat = session.seat(player_id)
@@ -244,7 +243,7 @@ class Controller:
     async def _answer_payload(self, session: Session, audience: str | None, events=None,
                               pages: dict[int, int] | None = None) -> table.Payload:
         if audience is None:
-            return await table.render_table(session, events, pages=pages)
+            return await table.render_table(session, pages=pages)
         return table.private_payload(session, audience, events, pages=pages)
 
     # ------------------------------------------------------------------ components
@@ -301,7 +300,11 @@ class Controller:
     async def _page(self, interaction: discord.Interaction, parsed: ids.Parsed, page: int) -> None:
         session = await self.service.get(parsed.session_id)
         seat = session.seat_of_user(interaction.user.id)
-        current = session.current_for(seat, parsed.version) if seat else parsed.version == session.version
+        if seat is not None:
+            current = session.current_for(seat, parsed.version, on_table=not self._private_message(interaction))
+        else:  # a spectator turning a page of the table: current while nobody's table choices changed
+            newest = max((s.table_version for s in session.seats), default=0)
+            current = parsed.version is not None and newest <= parsed.version <= session.version
         if not current:
             raise ServiceError("This message is out of date: the game has moved on. Use `/game status`.")
         audience = self._audience(session, interaction, parsed)
@@ -315,11 +318,11 @@ class Controller:
         session = await self.service.get_current(session_id, version)
         self._audience(session, interaction, parsed)  # refuse a misplaced control before acting
         seat = session.seat_of_user(interaction.user.id)
-        if seat is not None and version is not None and session.status == "active" \
-                and session.current_for(seat, version):
+        if seat is not None and version is not None and session.status == "active":
             action = next((a for a in session.legal_actions(seat.player_id)
                            if a.key == key), None)
-            if action is not None and action.text_prompt:
+            if action is not None and action.text_prompt \
+                    and session.current_for(seat, version, on_table=not action.private):
                 names = session.plain_names()  # the form shows players by name, as the buttons do
                 modal = TextModal(ids.modal_id(session_id, version, key), title=name_players(action.label, names),
                                   prompt=name_players(action.text_prompt, names), required=action.text_required)
@@ -347,15 +350,10 @@ class Controller:
                    text: str | None, loaded: Session | None = None) -> None:
         early: list[tuple[Session, int, str | None, table.Payload]] = []
         had_private = self._has_private(loaded, interaction.user.id)
-        try:
-            result: ActResult = await self.within_budget(
-                interaction, self.service.act(parsed.session_id, interaction.user.id, key,
-                                              version=parsed.version, text=text, loaded=loaded,
-                                              while_committing=partial(self._early_answer, interaction, parsed, early)))
-        except BaseException:
-            if early:  # rendered during a commit that then failed: its events were not told
-                table.forget_told(parsed.session_id)
-            raise
+        result: ActResult = await self.within_budget(
+            interaction, self.service.act(parsed.session_id, interaction.user.id, key,
+                                          version=parsed.version, text=text, loaded=loaded,
+                                          while_committing=partial(self._early_answer, interaction, parsed, early)))
         session = result.session
         # who may see the answer: decided by the clicked message itself (ephemeral, DM or public)
         audience = self._audience(session, interaction, parsed)
@@ -433,7 +431,7 @@ class Controller:
             if audience is None:
                 if get_renderer(session.game_id).draws_pictures:
                     return
-                payload = table.table_payload(session, events)
+                payload = table.table_payload(session)
             else:
                 payload = table.private_payload(session, audience, events)
         except (ServiceError, IllegalAction):  # refused again, with its answer, after the commit
@@ -461,6 +459,21 @@ class Controller:
             session = await svc.remove_bot(session_id, bots[-1], user.id)
         elif op == "cancel":
             session = await svc.cancel(session_id, user.id, can_manage=can_manage(interaction))
+        elif op == "swap":
+            session = await svc.swap_seats(session_id, user.id)
+        elif op == "cover":  # the table's ask: a person away kept it waiting past its time limit
+            result = await self.within_budget(interaction, svc.cover_away(
+                session_id, user.id, can_manage=can_manage(interaction)), private=True)
+            await self.acknowledge(interaction, "The automatic player moves for them until they are back.")
+            await self.publish(result, actor=user.id, interaction=interaction)
+            return
+        elif op == "again":  # "Play again" on a finished table: a new lobby, posted below it
+            session = await self.within_budget(interaction, svc.rematch(
+                session_id, user.id, user.display_name, can_manage=can_manage(interaction)))
+            message_id = await self.send_response(interaction, table.lobby_payload(session))
+            if message_id and interaction.channel_id is not None:
+                await svc.set_table_message(session.id, interaction.channel_id, message_id)
+            return
         elif op == "options":
             session = await svc.get(session_id)
             svc.require_host(session, user.id, can_manage(interaction), what="change the options")
@@ -475,7 +488,7 @@ class Controller:
         elif op == "start":
             result = await self.within_budget(interaction, svc.start(session_id, user.id))
             session = result.session
-            payload = await table.render_table(session, result.events)
+            payload = await table.render_table(session)
             answered = True
             try:
                 await self._edit_response(interaction, payload)
@@ -570,8 +583,8 @@ class Controller:
                 newly_blocked = True
         if newly_blocked:
             session = await self.service.get(session.id)
-        if not table_done or newly_blocked:
-            await self.update_table(session, result.events)
+        if (not table_done and not result.table_same) or newly_blocked:
+            await self.update_table(session)
         if session.status != "active":
             self._table_tokens.pop(session.id, None)
             if session.table_channel_id:
@@ -641,14 +654,16 @@ class Controller:
         if session.table_channel_id:
             await self._delete_ping(session)
 
-    async def update_table(self, session: Session, events=None, note: str | None = None) -> None:
+    async def update_table(self, session: Session, note: str | None = None) -> None:
         """Queue the table's edit (skipped when it would read the same)."""
         if not session.table_message_id or not session.table_channel_id:
             return
         channel_id, message_id = session.table_channel_id, session.table_message_id
-        payload = await table.render_table(session, events, note=note)
+        payload = await table.render_table(session, note=note)
         key = (channel_id, message_id)
         token = self._table_tokens.get(session.id)
+
+        light = session.unparsed()  # what the edit keeps while it waits its turn
 
         async def send() -> bool:
             if token is not None and token[2] == message_id and self._fresh(token[1]):
@@ -662,27 +677,27 @@ class Controller:
                 await channel.get_partial_message(message_id).edit(**payload.edit_kwargs())
                 return True
             except discord.NotFound:
-                await self._repost_table(session, channel_id, message_id, events, note)
+                await self._repost_table(light, channel_id, message_id, note)
             except discord.HTTPException as exc:
-                log.warning("session %s: table edit failed (the state is safe): %s", session.id, exc)
+                log.warning("session %s: table edit failed (the state is safe): %s", light.id, exc)
             return False
 
         self.edits.submit(key, send, order=session.version, digest=self._table_digest(session, payload))
 
-    async def _repost_table(self, session: Session, channel_id: int, gone: int, events=None,
+    async def _repost_table(self, session: Session, channel_id: int, gone: int,
                             note: str | None = None) -> None:
         """The table message `gone` was deleted (a moderator, a cleared channel): post the newest
         table once. Edits queued for `gone` after another edit already reposted it go to that
         repost instead of posting the table again."""
         latest = await self.service.get(session.id)
         if latest.version != session.version:
-            events, note = None, None  # the events were those of an older version
+            note = None  # the note was about an older version
         if latest.table_message_id and latest.table_message_id != gone:
             # through the queue, under the repost's own key: ordered with the other edits of it,
             # and posted anew if the repost is gone too
-            await self.update_table(latest, events, note=note)
+            await self.update_table(latest, note=note)
             return
-        fresh = await table.render_table(latest, events, note=note)
+        fresh = await table.render_table(latest, note=note)
         channel = self.bot.get_partial_messageable(latest.table_channel_id or channel_id)
         try:
             msg = await channel.send(**fresh.send_kwargs())
@@ -706,16 +721,19 @@ class Controller:
     async def tick(self) -> None:
         """Send due reminders and let the automatic player take timed-out turns."""
         for session in await self.service.due_reminders():
-            to_act = session.game().to_act(session.state())
-            waiting = [table.mention(session, p) for p in to_act
-                       if (s := session.seat(p)) and not s.auto]
+            now = self.service.clock()
+            to_act = [p for p in session.game().to_act(session.state())
+                      if (s := session.seat(p)) and not s.auto and not s.is_away(now)]  # nobody away
+            waiting = [table.mention(session, p) for p in to_act]
             channel = self.bot.get_partial_messageable(session.table_channel_id or session.channel_id)
             try:
-                if waiting:
-                    await channel.send(
+                if waiting:  # in the table's one ping slot: daily reminders do not pile up
+                    await self._delete_ping(session)
+                    sent = await channel.send(
                         f"⏳ {', '.join(waiting)}: your turn in **{session.game().name}** ends "
                         f"<t:{int(session.deadline or 0)}:R>; after that the automatic player moves for you.",
                         allowed_mentions=table.pings(table.mentioned_users(session, to_act)))
+                    await self.service.set_ping_message(session.id, channel.id, sent.id)
             except discord.HTTPException as exc:
                 log.warning("session %s: reminder failed: %s", session.id, exc)
             await self.service.mark_reminded(session.id)

@@ -153,7 +153,8 @@ class DmKeeper:
         await self._load(session.id, player_id, slot)
         if slot.key is None or slot.payload is None or slot.written == (slot.key, slot.mark):
             return
-        self.c.edits.submit(slot.key, lambda: self._bring(session, player_id, slot), order=slot.order)
+        light = session.unparsed()  # only its id and seats are read when the edit's turn comes
+        self.c.edits.submit(slot.key, lambda: self._bring(light, player_id, slot), order=slot.order)
 
     async def post(self, session: Session, player_id: str) -> bool:
         """Their turn has come: the newest view as a new DM, the previous one deleted. True when
@@ -202,8 +203,9 @@ class DmKeeper:
             if slot.writes == mine:
                 slot.written = (key, mark)
             await self.c.service.set_dm_message(session.id, player_id, channel.id, msg.id)
-            if seat.dm_blocked:
+            if seat.dm_blocked:  # the table's "DMs are closed" line goes
                 await self.c.service.mark_dm_blocked(session.id, player_id, False)
+                await self.c.update_table(await self.c.service.get(session.id))
             return False
         except discord.Forbidden as exc:
             if exc.code == DM_BLOCKED or exc.status == 403:

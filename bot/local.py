@@ -333,7 +333,7 @@ async def _loop(svc: SessionService, session_id: int, ask, out) -> int:
                 out("Saved. Run the same command again to go on.")
                 return 0
             at_keyboard = viewer
-        out("\n" + _text(session, table.table_payload(session)))
+        out("\n" + _text(session, table.table_payload(session, with_events=False)))
         if game.result(state) is not None or session.status != "active":
             return 0
         if not waiting or viewer is None:

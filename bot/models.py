@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+import json
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
@@ -20,6 +22,8 @@ TURN_TIMER_CHOICES: list[tuple[str, str]] = [  # seconds (as the option stores t
     ("900", "15 minutes"),
     ("3600", "1 hour"),
     ("86400", "1 day"),
+    ("259200", "3 days"),
+    ("604800", "7 days"),
 ]
 """The lobby's turn timer choices."""
 
@@ -52,6 +56,20 @@ class Seat(BaseModel):
     """The session version at which this player's choices (their legal actions: keys and labels)
     last changed. A control rendered at version V >= this still means what it said, so a click
     on it is accepted even after other players moved (simultaneous choices)."""
+    away_until: float | None = None
+    """The person is away (`/game away`) until then (`AWAY_OPEN`: until they are back): the table
+    waits for them, no automatic player takes their turns and nobody is reminded."""
+    overdue: bool = False
+    """Away, and their turn has waited past the table's time limit: the others may let the
+    automatic player move for them (the table offers it)."""
+
+    def is_away(self, now: float) -> bool:
+        return self.away_until is not None and now < self.away_until
+
+    table_version: int = 0
+    """The same for the part of those choices the table shows (the actions that are not
+    private): a private step (a card picked in a DM) leaves it, so the table's controls stay
+    current and the table is not edited, which would tell the others that a step was made."""
 
 
 class Memo:
@@ -85,9 +103,13 @@ class Memo:
 KEPT: Kept[Memo] = Kept(256)
 """Parsed states kept in this process with their memos, by (game id, exact saved text), most
 recently used first: every busy table's current state (a state replaced by a move is dropped at
-once). Sized by KEPT_STATES. A kept state with every viewer's view and every player's actions
-takes about 40 KB (Guilty Gods) to 300-480 KB (Terra Sancta at 4, By Gods and Kings at 8
-characters, Gods of Magic at 8 players): 256 of the largest, about 120 MB."""
+once). Sized by KEPT_STATES, the one bound on the parsed states a process holds: whatever keeps
+a session longer than a click (the service's saved sessions) keeps its text only
+(`Session.drop_parsed`), and finds its parsed state here again. A kept state with every
+viewer's view and every player's actions takes about 20-40 KB (Guilty Gods, Deathly Thrones) to
+350-580 KB (Terra Sancta at 4, Gods of Magic at 8 players late in a game, By Gods and Kings at 8
+characters): 256 of the largest, about 145 MB (bench/memory.py measures a process with 1,000
+active sessions: bench/RESULTS.md)."""
 
 
 def keep_states(count: int) -> None:
@@ -105,6 +127,60 @@ def known_memo(game_id: str, state_json: str) -> Memo | None:
 def forget_memos() -> None:
     """Drop every kept state (tests, and the benchmark's cold figures)."""
     KEPT.clear()
+
+
+def utc_day(at: float) -> str:
+    """A day as people write it, in UTC (the day `/game away` reads): 5 December 2026."""
+    day = datetime.datetime.fromtimestamp(at, tz=datetime.UTC)
+    return f"{day.day} {day:%B %Y} (UTC)"
+
+
+AWAY_OPEN = 4_102_444_800.0
+"""`Seat.away_until` of a person away until they say they are back (2100-01-01)."""
+
+
+SHOWN_EVENTS_KEPT = 48
+"""The public events of one change the table keeps (the Latest panel shows the last few and
+counts the rest): a change of many automatic turns stores no more."""
+
+
+def shown_events_json(public: list[Event]) -> str:
+    """`Session.table_events` for a change's public events."""
+    kept = public[-SHOWN_EVENTS_KEPT:]
+    return json.dumps({"events": [e.model_dump(mode="json") for e in kept],
+                       "skipped": len(public) - len(kept)})
+
+
+class Invite(BaseModel):
+    """A person invited back by "Play again": their seat's name and what it brought."""
+
+    user_id: int
+    name: str
+    record: str | None = None
+
+
+class Rematch(BaseModel):
+    of: int
+    """The finished session."""
+    people: list[Invite]
+    """Its people other than the one who pressed Play again, in seat order."""
+    order: list[int | None] = Field(default_factory=list)
+    """Its seats in order: each person's user id, None for an automatic seat (the new lobby
+    keeps this order as people join)."""
+
+    def rank(self, seats: list[Seat]) -> list[Seat]:
+        """`seats` in the finished game's order (newcomers after, as they came)."""
+        bots = [i for i, u in enumerate(self.order) if u is None]
+        out = []
+        for n, seat in enumerate(seats):
+            if seat.user_id is not None and seat.user_id in self.order:
+                key = self.order.index(seat.user_id)
+            elif seat.user_id is None and bots:
+                key = bots.pop(0)
+            else:
+                key = len(self.order) + n
+            out.append((key, n, seat))
+        return [seat for _, _, seat in sorted(out, key=lambda x: (x[0], x[1]))]
 
 
 class Session(BaseModel):
@@ -131,9 +207,18 @@ class Session(BaseModel):
     """The reminder for the current deadline was sent."""
     table_channel_id: int | None = None
     table_message_id: int | None = None
+    table_events: str | None = None
+    """The public events the table shows (JSON, `Event`s): those of the last change that had
+    any. Stored with the session, so a table drawn by any process after a private step (which
+    has none) reads as before, its Latest and dice panels included."""
+
+    rematch: str | None = None
+    """A lobby opened by "Play again" (`Rematch` as JSON): the game it follows, the people
+    invited back."""
 
     _state: Any = PrivateAttr(default=None)
     _memo: Memo | None = PrivateAttr(default=None)
+    _shown: Any = PrivateAttr(default=None)
 
     def game(self) -> Game:
         return get_game(self.game_id)
@@ -156,6 +241,19 @@ class Session(BaseModel):
             state = parsed["_state"] = memo.state
             parsed["_memo"] = memo
         return state
+
+    def unparsed(self) -> Session:
+        """A copy without the parsed state (for work that waits: an edit paced by Discord keeps
+        only this, so that KEPT_STATES alone bounds the parsed states a process holds)."""
+        copy = self.model_copy()
+        copy.drop_parsed()
+        return copy
+
+    def drop_parsed(self) -> None:
+        """Let go of the parsed state and its memo (kept in `KEPT` while KEPT_STATES allows):
+        for a session kept after its click, so that only `KEPT` holds parsed states."""
+        parsed = self._parsed()
+        parsed["_state"] = parsed["_memo"] = None
 
     def set_state(self, state: BaseModel | None) -> None:
         """Replace the state (kept parsed, here and in this process's kept states, so neither
@@ -202,10 +300,30 @@ class Session(BaseModel):
     def seat(self, player_id: str) -> Seat | None:
         return next((s for s in self.seats if s.player_id == player_id), None)
 
-    def current_for(self, seat: Seat, version: int | None) -> bool:
+    def current_for(self, seat: Seat, version: int | None, *, on_table: bool = False) -> bool:
         """A control rendered at `version` is still current for this seat: nothing the seat may
-        choose has changed since (None: commands, not checked)."""
-        return version is None or seat.actions_version <= version <= self.version
+        choose has changed since (None: commands, not checked). `on_table`: a control of the
+        table (an action that is not private, or the table's menu pages), which stays current
+        while the seat's table choices are unchanged (`Seat.table_version`)."""
+        since = seat.table_version if on_table else seat.actions_version
+        return version is None or since <= version <= self.version
+
+    def rematch_of(self) -> Rematch | None:
+        return Rematch.model_validate_json(self.rematch) if self.rematch else None
+
+    def shown_events(self) -> tuple[list[Event], int]:
+        """`table_events` parsed (none for a table not yet told anything), and how many earlier
+        ones of that change were left out (`SHOWN_EVENTS_KEPT`)."""
+        if not self.table_events:
+            return [], 0
+        parsed = self._parsed()
+        known = parsed.get("_shown")
+        if known is not None and known[0] is self.table_events:
+            return known[1]
+        data = json.loads(self.table_events)
+        out = [Event.model_validate(e) for e in data["events"]], int(data.get("skipped", 0))
+        parsed["_shown"] = (self.table_events, out)
+        return out
 
     @property
     def turn_timer(self) -> int:
@@ -237,6 +355,8 @@ class ActResult(BaseModel):
     """Player ids whose turn the automatic player took because time ran out."""
     newly_to_act: list[str] = Field(default_factory=list)
     """People who were not to act before this change and are now (their turn has come)."""
+    table_same: bool = False
+    """The table reads as before (a private step): it is not edited (`CommitService._table_same`)."""
     _changed: list[str] | None = PrivateAttr(None)
 
     @property

@@ -7,17 +7,16 @@ failed send never loses anything: the next render shows the committed state.
 from __future__ import annotations
 
 import asyncio
-import collections
 import logging
 import math
-import threading
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import discord
 
 import rules
-from bot.models import TURN_TIMER_CHOICES
+from bot.models import AWAY_OPEN, TURN_TIMER_CHOICES, utc_day
 from bot.render import Panel, RenderContext, get_renderer
 from bot.render.base import GameRenderer
 from bot.render.discord import to_message_parts
@@ -127,50 +126,24 @@ def public_actions(session: Session) -> list[Action]:
     return list(seen.values())
 
 
-def latest_panel(session: Session, events: list[Event], shown: str = "") -> Panel | None:
-    """The public events of the last action, except those another panel already tells."""
+def latest_panel(session: Session, events: list[Event], shown: str = "", skipped: int = 0) -> Panel | None:
+    """The public events of the last action, except those another panel already tells;
+    `skipped`: earlier ones not kept."""
     lines = [f"• {e.text}" for e in events if e.visible_for(None) and e.text not in shown]
     if not lines:
         return None
-    if len(lines) > LATEST_LINES:
-        lines = [f"… {len(lines) - LATEST_LINES} earlier"] + lines[-LATEST_LINES:]
+    if len(lines) > LATEST_LINES or skipped:
+        earlier = skipped + max(len(lines) - LATEST_LINES, 0)
+        lines = [f"… {earlier} earlier"] + lines[-LATEST_LINES:]
     return Panel(title="Latest", description="\n".join(lines), colour=session.game().colour)
-
-
-TOLD_KEPT = 1024
-_told: collections.OrderedDict[int, tuple[int, list[Event]]] = collections.OrderedDict()
-"""Per session (the 1024 used last), the version of the table this process rendered last and
-the public events it showed (see `told`)."""
-_told_lock = threading.Lock()  # tables with pictures are rendered in worker threads
-
-
-def told(session: Session, public: list[Event], of_a_change: bool) -> list[Event]:
-    """The public events the table shows: those of the change, or, for a change with private
-    events only (a card picked in a DM, `public` empty), those the table showed just before it,
-    so the table reads the same (its dice and Latest panels do not vanish: a tell). Only when
-    this process rendered the version just before: otherwise (another process rendered it since,
-    or nothing is known) no events, as a table repost (`of_a_change` False) shows."""
-    with _told_lock:
-        last = _told.get(session.id)
-        if of_a_change and not public and last is not None and last[0] in (session.version - 1, session.version):
-            public = last[1]
-        _told[session.id] = (session.version, public)
-        _told.move_to_end(session.id)
-        while len(_told) > TOLD_KEPT:
-            _told.popitem(last=False)
-    return public
-
-
-def forget_told(session_id: int) -> None:
-    """A move whose commit failed after its answer was rendered (during the commit): what that
-    render recorded is not what the table shows."""
-    with _told_lock:
-        _told.pop(session_id, None)
 
 
 def table_payload(session: Session, events: list[Event] | None = None,
                   pages: dict[int, int] | None = None, note: str | None = None,
-                  *, with_view: bool = True) -> Payload:
+                  *, with_view: bool = True, with_events: bool = True) -> Payload:
+    """The table message. Its event panels (dice, Latest) show the public events the session
+    stores (`Session.table_events`: those of the last change that had any, whoever rendered
+    it), or `events` when given (previews); `with_events` False: none (the terminal prints them)."""
     game = session.game()
     if session.state_json is None:
         return lobby_payload(session)
@@ -178,7 +151,8 @@ def table_payload(session: Session, events: list[Event] | None = None,
     renderer = get_renderer(game.id)
     ctx = _ctx(session)
     panels = list(renderer.table(session.view(None), ctx))
-    public_events = told(session, [e for e in (events or []) if e.visible_for(None)], events is not None)
+    public_events, skipped = ([], 0) if not with_events else \
+        session.shown_events() if events is None else ([e for e in events if e.visible_for(None)], 0)
     result = game.result(state)
     if public_events:
         event_panels = renderer.events(public_events, ctx)
@@ -186,7 +160,7 @@ def table_payload(session: Session, events: list[Event] | None = None,
         shown = "\n".join(p.description + "\n" + "\n".join(f.value for f in p.fields) for p in event_panels)
         if result is not None:  # the game-over panel tells the ending: Latest does not repeat it
             shown += "\n" + result.summary
-        latest = latest_panel(session, public_events, shown)
+        latest = latest_panel(session, public_events, shown, skipped)
         if latest:
             panels.append(latest)
     lines: list[str] = []
@@ -199,8 +173,18 @@ def table_payload(session: Session, events: list[Event] | None = None,
     else:
         acting = [mention(session, p) for p in ctx.to_act]
         lines.append(f"**{game.name}** · to act: {', '.join(acting) or 'nobody'}")
-        if session.deadline:
+        now = time.time()
+        away = [s for s in session.seats if s.away_until is not None and s.away_until > now and not s.auto]
+        waiting = [s for p in ctx.to_act if (s := session.seat(p)) is not None and not s.auto]
+        if session.deadline and waiting and all(s in away for s in waiting):
+            lines.append(f"⏳ the table waits; time limit <t:{int(session.deadline)}:R>")
+        elif session.deadline:
             lines.append(f"⏳ turn ends <t:{int(session.deadline)}:R>")
+        for seat in away:
+            until = "they are back" if (seat.away_until or 0) >= AWAY_OPEN else utc_day(seat.away_until or 0)
+            lines.append(f"💤 {escape_markdown(seat.name)} is away until {until}"
+                         + (": past the time limit, the others may let the automatic player move."
+                            if seat.overdue and not seat.auto else "."))
         blocked = [escape_markdown(s.name) for s in session.seats if s.dm_blocked and not s.auto]
         if blocked:
             lines.append(f"📪 {', '.join(blocked)}: your DMs are closed; press **My hand** to see your hand.")
@@ -214,25 +198,40 @@ def table_payload(session: Session, events: list[Event] | None = None,
 
 
 def table_view(session: Session, pages: dict[int, int] | None = None) -> discord.ui.View | None:
-    """The table's buttons and menus (built on the event loop: discord.py views need it)."""
-    if session.status != "active" or session.state_json is None or \
-            session.game().result(session.state()) is not None:
+    """The table's buttons and menus (built on the event loop: discord.py views need it); a
+    finished table has one: Play again."""
+    if session.state_json is None:
         return None
-    return action_view(session.id, session.version,
-                       named_actions(public_actions(session), session.plain_names()),
-                       hand_button=session.game().has_private_view, pages=pages)
+    if session.status != "active" or session.game().result(session.state()) is not None:
+        if session.status == "lobby":
+            return None
+        again = RoutedView()
+        again.add_item(ActionButton(ids.lobby_id(session.id, "again"), label="Play again",
+                                    emoji="🔁", style=discord.ButtonStyle.success))
+        return again
+    view = action_view(session.id, session.version,
+                                        named_actions(public_actions(session), session.plain_names()),
+                                        hand_button=session.game().has_private_view, pages=pages)
+    if any(s.overdue and not s.auto and s.is_away(time.time()) for s in session.seats):  # `cover_away`
+        try:
+            view.add_item(ActionButton(ids.lobby_id(session.id, "cover"), emoji="⏭️",
+                                       label="Let the automatic player move for them",
+                                       style=discord.ButtonStyle.secondary))
+        except ValueError:  # no room left on the table: `/game autoplay` does the same
+            pass
+    return view
 
 
-async def render_table(session: Session, events: list[Event] | None = None,
-                       pages: dict[int, int] | None = None, note: str | None = None) -> Payload:
+async def render_table(session: Session, pages: dict[int, int] | None = None,
+                       note: str | None = None) -> Payload:
     """`table_payload`, with a game's pictures drawn in a worker thread so that drawing and
     encoding an image never holds up the other tables on the event loop."""
     if session.state_json is None or not get_renderer(session.game_id).draws_pictures:
-        return table_payload(session, events, pages, note)
+        return table_payload(session, None, pages, note)
     ahead = _ahead.get(session.id)
     if ahead is not None and ahead[0] == session.state_json and await _settled(ahead[1]):
-        return table_payload(session, events, pages, note)  # its pictures are drawn: no hop
-    payload = await asyncio.to_thread(table_payload, session, events, pages, note, with_view=False)
+        return table_payload(session, None, pages, note)  # its pictures are drawn: no hop
+    payload = await asyncio.to_thread(table_payload, session, None, pages, note, with_view=False)
     payload.view = table_view(session, pages)
     return payload
 
@@ -321,6 +320,8 @@ def lobby_buttons(session: Session) -> list[tuple[str, str, discord.ButtonStyle]
                ("cancel", "Cancel", discord.ButtonStyle.danger)]
     if any(s.auto for s in session.seats):
         buttons.insert(3, ("unbot", "Remove bot", discord.ButtonStyle.secondary))
+    if len(session.seats) == 2 and game.max_players >= 2:
+        buttons.insert(len(buttons) - 2, ("swap", "Swap seats", discord.ButtonStyle.secondary))
     if game.max_players == 1:
         buttons = [b for b in buttons if b[0] not in ("join", "leave", "bot", "unbot")]
     if game.record_type is not None:
@@ -379,6 +380,9 @@ def lobby_payload(session: Session, note: str | None = None) -> Payload:
         for i, s in enumerate(session.seats)
     ) or "nobody yet"
     panel.add(f"Seats ({len(session.seats)}/{game.max_players}, at least {game.min_players})", seats)
+    waiting = invited(session)
+    if waiting:
+        panel.add("Invited back", ", ".join(f"<@{p.user_id}>" for p in waiting) + ": press **Join**.")
     opts = []
     for spec in game.options:
         value = session.options.get(spec.key, spec.default)
@@ -407,9 +411,20 @@ def lobby_payload(session: Session, note: str | None = None) -> Payload:
                                        row=first + i // PER_ROW))
     content = f"<@{session.host_id}> opened a table of **{game.name}**." if session.status == "lobby" \
         else f"The table of **{game.name}** was closed."
+    if waiting:  # pinged when the lobby is posted (an edit pings nobody)
+        content += f"\n🔁 Play again: {' '.join(f'<@{p.user_id}>' for p in waiting)}, press **Join** to take a seat."
     if note:
         content += "\n" + note
-    return Payload(content=content, panels=[panel], view=view)
+    return Payload(content=content, panels=[panel], view=view,
+                   mention_users=[p.user_id for p in waiting])
+
+
+def invited(session: Session) -> list:
+    """The people a "Play again" lobby waits for: invited back, not seated yet."""
+    rematch = session.rematch_of() if session.status == "lobby" else None
+    if rematch is None:
+        return []
+    return [p for p in rematch.people if session.seat_of_user(p.user_id) is None]
 
 
 RECORD_MENU_MAX = 25

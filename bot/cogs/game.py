@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import datetime
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 import rules
-from bot import table
+from bot import inbox, table
 from bot.controller import Controller, can_manage, channel_of, error_text, reply_error
+from bot.models import utc_day
 from bot.render import Panel
 from bot.render.discord import to_embed
 from bot.render.panel import clip
 from bot.sessions import ServiceError
 from rules.core import IllegalAction, name_players
-from rules.core.text import escape_markdown
+from rules.core.text import count, escape_markdown
 
 OPTIONS_MAX = 300
 """The longest `options:` text read (a game has a handful of short options)."""
@@ -50,6 +53,8 @@ LOG_LINE_MAX = 260
 LOG_READ = 60
 """Log entries read for one `/game log`: the steps that told the reader nothing are left out."""
 LOG_SHOWN = 15
+LOG_PAGES = 10
+"""At most this many reads of `LOG_READ` entries for one `/game log` (600 entries back)."""
 _ENDED = (".", "!", "?", "…", ":")
 
 
@@ -103,6 +108,31 @@ async def game_autocomplete(interaction: discord.Interaction, current: str) -> l
         for gid, g in sorted(rules.GAMES.items())
         if current in gid or current in g.name.lower()
     ][:25]
+
+
+AWAY_DAYS_MAX = 60
+
+
+def away_until(text: str | None, now: float) -> float | None:
+    """When a person away is back: a day (YYYY-MM-DD, its start in UTC) or a number of days from
+    now; None: until they say so. ServiceError for anything else, or beyond `AWAY_DAYS_MAX`."""
+    if text is None or not text.strip():
+        return None
+    text = text.strip()[:20]
+    if text.isascii() and text.isdigit():
+        at = now + int(text) * 86400
+    else:
+        try:
+            day = datetime.datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=datetime.UTC)
+        except ValueError:
+            raise ServiceError("That is not a day: write it as 2026-12-24, or a number of days.") from None
+        at = day.timestamp()
+    if at <= now:
+        raise ServiceError("That day has come already.")
+    if at > now + AWAY_DAYS_MAX * 86400:
+        raise ServiceError(f"Away for at most {AWAY_DAYS_MAX} days; leave it empty to be away "
+                           "until you use `/game back`.")
+    return at
 
 
 class GameCog(commands.Cog):
@@ -162,6 +192,15 @@ class GameCog(commands.Cog):
             await self.controller.show_hand(interaction, session)
         await self._guard(interaction, run())
 
+    # --------------------------------------------------------------- /game turns
+    @game.command(name="turns", description="Every table where it is your turn, longest waiting first")
+    async def turns(self, interaction: discord.Interaction) -> None:
+        async def run():
+            waiting = await self.service.turns_of(interaction.user.id)
+            await interaction.response.send_message(embed=to_embed(inbox.turns_panel(waiting)),
+                                                    ephemeral=True)
+        await self._guard(interaction, run())
+
     # --------------------------------------------------------------- /game status
     @game.command(name="status", description="Post the table again at the bottom of the channel")
     async def status(self, interaction: discord.Interaction) -> None:
@@ -204,12 +243,23 @@ class GameCog(commands.Cog):
     async def log(self, interaction: discord.Interaction) -> None:
         async def run():
             session = await self._session_here(interaction, finished=True)
-            entries = await self.service.recent_log(session.id, limit=LOG_READ)
             seat = session.seat_of_user(interaction.user.id)
             viewer = seat.player_id if seat else None
             names = session.names()
-            told = [(e.version, log_line(e, viewer, names)) for e in entries]
-            lines = [f"`{version:>3}` {line}" for version, line in told if line][-LOG_SHOWN:]
+            lines: list[str] = []
+            before: int | None = None
+            # back through the log until enough lines are found: how many steps told this reader
+            # nothing (other players' private steps) must not change which lines they see
+            for _ in range(LOG_PAGES):
+                if len(lines) >= LOG_SHOWN:
+                    break
+                entries = await self.service.recent_log(session.id, limit=LOG_READ, before=before)
+                # no step numbers: their gaps would count the steps hidden from this reader
+                lines = [f"• {line}" for e in entries if (line := log_line(e, viewer, names))] + lines
+                if len(entries) < LOG_READ:
+                    break
+                before = entries[0].version
+            lines = lines[-LOG_SHOWN:]
             panel = Panel(title=f"{session.game().name}: last moves",
                           description="\n".join(lines) or "Nothing to show yet.",
                           colour=session.game().colour)
@@ -235,16 +285,47 @@ class GameCog(commands.Cog):
             await self.controller.acknowledge(interaction, text)
             await self.controller.publish(result, actor=interaction.user.id, interaction=interaction)
             if result.session.status == "abandoned":
-                await self.controller.update_table(result.session, result.events)
+                await self.controller.update_table(result.session)
         await self._guard(interaction, run())
 
     # --------------------------------------------------------------- /game back
-    @game.command(name="back", description="Take your seat back from the automatic player")
+    @game.command(name="away", description="Put your seats in every game on hold while you are away")
+    @app_commands.describe(until="The day you are back (YYYY-MM-DD, UTC) or a number of days; "
+                                 "empty: until /game back")
+    async def away(self, interaction: discord.Interaction, until: str | None = None) -> None:
+        async def run():
+            back_at = away_until(until, self.service.clock())
+            results = await self.controller.within_budget(
+                interaction, self.service.set_away(interaction.user.id, back_at), private=True)
+            said = f"until {utc_day(back_at)}" if back_at else "until you use `/game back`"
+            await self.controller.acknowledge(
+                interaction, f"You are away {said}: {count(len(results), 'table')} wait for you "
+                             "(no automatic player, no reminders).")
+            for result in results:
+                await self.controller.publish(result)
+        await self._guard(interaction, run())
+
+    @game.command(name="back", description="Back from away, or take your seat back from the automatic player")
     async def back(self, interaction: discord.Interaction) -> None:
         async def run():
-            session = await self._session_here(interaction)
-            result = await self.controller.within_budget(
-                interaction, self.service.take_back_seat(session.id, interaction.user.id), private=True)
+            returned = await self.controller.within_budget(
+                interaction, self.service.come_back(interaction.user.id), private=True)
+            for result in returned:
+                await self.controller.publish(result)
+            session = await self.service.active_in_channel(channel_of(interaction)) \
+                if interaction.guild_id is not None else None
+            seat = session.seat_of_user(interaction.user.id) if session is not None else None
+            if session is None or seat is None or not seat.auto:
+                if not returned:
+                    raise ServiceError("You are already playing this seat, and you are not away."
+                                       if seat is not None else
+                                       "You are not away, and no seat of yours is played by the "
+                                       "automatic player here.")
+                await self.controller.acknowledge(
+                    interaction, f"Welcome back: your turns are timed again at "
+                                 f"{count(len(returned), 'table')}.")
+                return
+            result = await self.service.take_back_seat(session.id, interaction.user.id)
             await self.controller.acknowledge(interaction, "Your seat is yours again.")
             await self.controller.publish(result, initial=True, actor=interaction.user.id,
                                           interaction=interaction)

@@ -39,7 +39,9 @@ PING_TARGET = "#ping"
 """The `messages.target` of a session's turn ping in the channel."""
 
 REMINDER_LEAD_MAX = 300.0
-"""The reminder comes a quarter of the allowed time before the deadline, at most this early."""
+"""The last reminder comes a quarter of the allowed time before the deadline, at most this early."""
+REMINDER_EVERY = 86400.0
+"""A turn that waits longer is reminded once a day as well (games played over days)."""
 TIMEOUT_STEPS = 100
 """At most this many automatic actions for one timed-out person in one expiry."""
 
@@ -101,6 +103,10 @@ class Change:
         self.events: list[Event] = []
         self.now = now
         self.actors: set[str] = set()
+        self.table_actors: set[str] = set()
+        """The actors who made a move the table offers (not a private step): their table
+        controls are spent."""
+        self.old_table = (session.status, session.deadline, session.table_events)
         self.auto_played = False
 
     def record(self, player_id: str | None, action_key: str, events: list[Event],
@@ -121,11 +127,23 @@ class Change:
             known = self.old_memo.known_actions(player_id)
             if known is not None:  # the rules' apply looks the key up there (games that can)
                 self.game.offer_to_auto(self.state, player_id, known)
-        outcome = self.game.apply(self.state, player_id, action, text=text)
         key = action.key if isinstance(action, Action) else action
+        if not self._private_step(player_id, action):
+            self.table_actors.add(player_id)
+        outcome = self.game.apply(self.state, player_id, action, text=text)
         self.state = outcome.state
         self.actors.add(player_id)
         self.record(player_id, key, [*(before or []), *outcome.events], text)
+
+    def _private_step(self, player_id: str, action: str | Action) -> bool:
+        """The move is one of the player's private actions (a card picked in a DM). Known for a
+        key only on the state the change started from (its actions are worked out already for
+        the click); any other is counted as a table move."""
+        if isinstance(action, Action):
+            return action.private
+        if not self.game.has_private_view or self.state is not self.old_state or self.old_memo is None:
+            return False
+        return any(a.key == action and a.private for a in self.old_memo.legal_actions(player_id))
 
     def auto_seat_to_act(self) -> str | None:
         assert self.state is not None
@@ -147,8 +165,9 @@ class Change:
 
 
 SAVED_SESSIONS = 1024
-"""Sessions whose last save this process keeps (a few KB each), for the next click at their
-tables (`ServiceBase.get_current`)."""
+"""Sessions whose last save this process keeps (a few KB each: their text, not their parsed
+state, which only `bot.models.KEPT` holds, so KEPT_STATES bounds it), for the next click at
+their tables (`ServiceBase.get_current`)."""
 
 
 def _copy_session(session: Session) -> Session:
@@ -213,7 +232,9 @@ class ServiceBase:
         return await self.get(session_id)
 
     def _remember(self, session: Session) -> None:
-        self._saved[session.id] = _copy_session(session)
+        saved = _copy_session(session)
+        saved.drop_parsed()  # parsed again from KEPT (bounded by KEPT_STATES) when next clicked
+        self._saved[session.id] = saved
         self._saved.move_to_end(session.id)
         while len(self._saved) > SAVED_SESSIONS:
             self._saved.popitem(last=False)

@@ -7,12 +7,16 @@ from collections.abc import Callable
 from functools import partial
 
 from bot.models import (
+    AWAY_OPEN,
     ActResult,
     RecordRow,
     ResultRow,
+    Seat,
     Session,
+    shown_events_json,
 )
 from bot.service.base import (
+    REMINDER_EVERY,
     REMINDER_LEAD_MAX,
     Change,
     ServiceBase,
@@ -74,6 +78,14 @@ class CommitService(ServiceBase):
         assert state is not None
         humans = change.humans_to_act(state)
         allowed = (game.phase_timeout(state) or session.turn_timer) if humans else 0
+        waiting = [s for p in humans if (s := session.seat(p)) is not None]
+        if waiting and all(s.is_away(change.now) and s.overdue for s in waiting):
+            # past its limit, the table waits for them until someone answers its ask, or until
+            # the day they said they would be back (then their turn is timed anew: `_expire`)
+            back = min(s.away_until or AWAY_OPEN for s in waiting)
+            session.deadline = back if back < AWAY_OPEN else None
+            session.remind_at, session.reminded = None, False
+            return
         if not allowed:
             session.deadline = session.remind_at = None
             session.reminded = False
@@ -87,29 +99,60 @@ class CommitService(ServiceBase):
                     game.phase_timeout(change.old_state) == game.phase_timeout(state):
                 return
         session.deadline = change.now + allowed
-        session.remind_at = session.deadline - min(allowed / 4, REMINDER_LEAD_MAX)
-        session.reminded = False
+        # once a day while the turn waits, and a last time shortly before the deadline; nobody
+        # away is reminded (the limit still counts: past it, the others are asked)
+        session.remind_at = min(change.now + REMINDER_EVERY,
+                                session.deadline - min(allowed / 4, REMINDER_LEAD_MAX))
+        # nobody is reminded while away, unless they are back before the reminder is due
+        session.reminded = all(s.is_away(session.remind_at) for s in waiting)
 
-    def _changed_choices(self, change: Change) -> tuple[set[str], list[str]]:
+    def _changed_choices(self, change: Change) -> tuple[set[str], set[str], list[str]]:
         """The players whose choices (legal actions) changed, and the others, whose private
         view may have changed (compared later, after the answer: `ActResult.changed_players`).
         Only players acting before or after the change can have choices (`Game.acting`). A
         player who moved in it counts as changed even when their choices look the same again
         (Deathly Thrones' "Draw battle cards", Guilty Gods' "Take the hit" in a DM, say): the
         controls they clicked are spent, so a double click, or two of their controls clicked
-        at once, moves once."""
+        at once, moves once.
+
+        The second set: those whose table choices (the actions that are not private) changed,
+        or who moved from the table. A private step that changes nothing the table shows
+        (`_table_same`) leaves the mover's table controls current: the table is not redrawn,
+        and a table control clicked with it (Gods of Magic's Skip beside a card picked in the
+        DM) is a move of its own, as the player meant it."""
         game, old, new = change.game, change.old_memo, change.session
         assert change.state is not None and new.state() is change.state
         acting = set(game.acting(change.state)) | (set(game.acting(old.state)) if old is not None else set())
-        choices, others = set(), []
+        choices, table, others = set(), set(), []
         for seat in new.seats:
             pid = seat.player_id
             if old is None or pid in change.actors or \
                     (pid in acting and old.legal_actions(pid) != new.legal_actions(pid)):
                 choices.add(pid)
+                if old is None or pid in change.table_actors or not game.has_private_view or \
+                        _public(old.legal_actions(pid)) != _public(new.legal_actions(pid)):
+                    table.add(pid)
             else:
                 others.append(pid)
-        return choices, others
+        return choices, table, others
+
+    @staticmethod
+    def _table_same(change: Change, table_choices: set[str], public: list[Event]) -> bool:
+        """The table reads as before the change: no public event, and nothing it shows moved
+        (a card picked in a DM). Decided from what is stored, not from what this process last
+        drew, so that neither a restarted process nor another one edits the table for a private
+        step: an edit would tell everybody watching that a step was made."""
+        old, session, game = change.old_memo, change.session, change.game
+        if public or table_choices or old is None or not game.has_private_view:
+            return False
+        state = change.state
+        assert state is not None
+        if (session.status, session.deadline, session.table_events) != change.old_table \
+                or session.status != "active" or game.result(state) is not None:
+            return False
+        if [_shown_seat(s) for s in session.seats] != [_shown_seat(s) for s in change.old_seats]:
+            return False
+        return game.to_act(old.state) == game.to_act(state) and old.view(None) == session.memo().view(None)
 
     def _result_rows(self, session: Session, result: Result, now: float) -> list[ResultRow]:
         pids = {s.player_id for s in session.seats}
@@ -156,10 +199,18 @@ class CommitService(ServiceBase):
         else:
             session.deadline = session.remind_at = None
             session.reminded = False
-        choices, others = self._changed_choices(change)
+        choices, table_choices, others = self._changed_choices(change)
+        public = [e for e in change.events if e.visible_for(None)]
+        table_same = self._table_same(change, table_choices, public)
+        if not table_same:  # the table is drawn anew: what its movers saw on it is spent too
+            table_choices |= change.actors
         for seat in session.seats:  # their controls rendered before now no longer mean the same
             if seat.player_id in choices:
                 seat.actions_version = session.version
+            if seat.player_id in table_choices:
+                seat.table_version = session.version
+        if public:  # what the table shows from now on (a private step keeps what it showed)
+            session.table_events = shown_events_json(public)
         before = set(game.to_act(change.old_state)) if change.old_state is not None else set()
         newly = [p for p in change.humans_to_act(change.state) if p not in before] \
             if session.status == "active" else []
@@ -179,5 +230,15 @@ class CommitService(ServiceBase):
         return ActResult(session=session, events=change.events,
                          choices_changed=[s.player_id for s in session.seats if s.player_id in choices],
                          view_candidates=others, old=change.old_memo,
-                         result=result, timed_out=timed_out or [], newly_to_act=newly)
+                         result=result, timed_out=timed_out or [], newly_to_act=newly,
+                         table_same=table_same)
 
+
+def _public(actions: list[Action]) -> list[Action]:
+    """The actions the table offers (the others are private steps, shown only to their player)."""
+    return [a for a in actions if not a.private]
+
+
+def _shown_seat(seat: Seat) -> tuple:
+    """What the table shows of a seat (its versions only tell which controls are current)."""
+    return seat.player_id, seat.name, seat.user_id, seat.auto, seat.dm_blocked

@@ -6,7 +6,9 @@ from collections.abc import Callable
 
 from bot.models import (
     TURN_TIMER_CHOICES,
+    Invite,
     RecordRow,
+    Rematch,
     Seat,
     Session,
 )
@@ -52,11 +54,15 @@ def check_startable(game: Game, options: dict[str, str], label: str | None = Non
     raise ServiceError(f"{what}: {reason or 'no number of seats fits'}")
 
 
+class RecordTaken(ServiceError):
+    """A record the change would hold is held by another table (the answer says where)."""
+
+
 class LobbyService(ServiceBase):
     # --- lobby ------------------------------------------------------------------
     async def open_lobby(self, *, guild_id: int | None, channel_id: int, game_id: str,
                          host_id: int, host_name: str,
-                         options: dict[str, str] | None = None) -> Session:
+                         options: dict[str, str] | None = None, rematch: str | None = None) -> Session:
         try:
             game = get_game(game_id)
         except KeyError:
@@ -80,7 +86,7 @@ class LobbyService(ServiceBase):
         session = Session(
             id=0, guild_id=guild_id, channel_id=channel_id, game_id=game_id, status="lobby",
             host_id=host_id, options=resolved, state_json=None, version=1, created_at=now,
-            updated_at=now,
+            updated_at=now, rematch=rematch,
             seats=[Seat(position=0, player_id=str(host_id), name=shown_name(host_name, "Player 1"),
                         user_id=host_id)],
         )
@@ -116,10 +122,14 @@ class LobbyService(ServiceBase):
             try:
                 await self._save(session, expected, holds=holds(session) if holds else ())
             except RecordBusy as exc:
-                raise ServiceError(await self.records.busy_text(session, exc, starting=False)) from None
+                raise RecordTaken(await self.records.busy_text(session, exc, starting=False)) from None
             return session
 
     async def join(self, session_id: int, user_id: int, name: str) -> Session:
+        """A person takes a seat. Invited back by "Play again", they bring what their seat
+        brought last time (when it is still theirs to bring; else the latest, as anyone)."""
+        brought = await self._brought_back(session_id, user_id)
+
         def change(s: Session, game: Game) -> None:
             if s.seat_of_user(user_id) is not None:
                 raise ServiceError("You are already at this table.")
@@ -127,7 +137,63 @@ class LobbyService(ServiceBase):
                 raise ServiceError(f"The table is full ({count(game.max_players, 'seat')}).")
             shown = shown_name(name, f"Player {len(s.seats) + 1}")  # a name that shows nothing
             s.seats.append(Seat(position=len(s.seats), player_id=str(user_id), name=shown,
-                                user_id=user_id))
+                                user_id=user_id, record=brought))
+            _in_old_order(s)
+        if not brought:
+            return await self._lobby_change(session_id, change)
+        try:
+            return await self._lobby_change(session_id, change, holds=lambda s: self.records.hold_choice(
+                s, user_id, (brought or "").split("\n")))
+        except RecordTaken:
+            brought = None  # taken by another table meanwhile: the latest, as for anyone
+            return await self._lobby_change(session_id, change)
+
+    async def _brought_back(self, session_id: int, user_id: int) -> str | None:
+        """The records a person invited back chose last time, if they can bring them now."""
+        session = await self.get(session_id)
+        rematch = session.rematch_of()
+        invite = next((p for p in rematch.people if p.user_id == user_id), None) if rematch else None
+        if invite is None or not invite.record or session.status != "lobby":
+            return None
+        try:
+            await self.records.check_choice(session, user_id, invite.record.split("\n"))
+        except RecordError:
+            return None  # retired or at another table since: the latest, as for anyone
+        return invite.record
+
+    async def rematch(self, old_id: int, user_id: int, name: str, *, can_manage: bool = False) -> Session:
+        """"Play again" at a finished table: a new lobby in its channel with the same game,
+        options and automatic seats; the one who pressed it is seated (bringing what they
+        brought), the others are invited back (one Join each)."""
+        old = await self.get(old_id)
+        if old.status not in ("finished", "abandoned") or old.state_json is None:
+            raise ServiceError("This game is not over yet.")
+        mine = old.seat_of_user(user_id)
+        if mine is None and not can_manage:
+            raise ServiceError("Only the players of this game (or a moderator) can start it again.")
+        people = [Invite(user_id=s.user_id, name=s.name, record=_again(s.record))
+                  for s in old.seats if s.user_id is not None and s.user_id != user_id]
+        session = await self.open_lobby(guild_id=old.guild_id, channel_id=old.channel_id,
+                                        game_id=old.game_id, host_id=user_id, host_name=name,
+                                        options=_options_again(old),
+                                        rematch=Rematch(of=old.id, people=people, order=[
+                                            s.user_id for s in old.seats]).model_dump_json())
+        for _ in [s for s in old.seats if s.user_id is None]:
+            session = await self.add_bot(session.id, user_id)
+        if mine is not None and _again(mine.record):
+            try:
+                session = await self.choose_record(session.id, user_id, (_again(mine.record) or "").split("\n"))
+            except ServiceError:
+                pass  # retired or at another table since: the latest, as for anyone
+        return session
+
+    async def swap_seats(self, session_id: int, by_user_id: int) -> Session:
+        """Host only, two seats: who plays first changes (a rematch with the seats swapped)."""
+        def change(s: Session, game: Game) -> None:
+            self.require_host(s, by_user_id, what="swap the seats")
+            if len(s.seats) != 2:
+                raise ServiceError("Seats can be swapped only when exactly two are taken.")
+            s.seats.reverse()
         return await self._lobby_change(session_id, change)
 
     async def leave_lobby(self, session_id: int, user_id: int) -> Session:
@@ -159,6 +225,7 @@ class LobbyService(ServiceBase):
             n = next(i for i in range(1, len(used) + 2) if f"bot-{i}" not in used)
             s.seats.append(Seat(position=len(s.seats), player_id=f"bot-{n}", name=f"Automaton {n}",
                                 user_id=None, auto=True))
+            _in_old_order(s)
         return await self._lobby_change(session_id, change)
 
     async def remove_bot(self, session_id: int, player_id: str, by_user_id: int) -> Session:
@@ -221,3 +288,30 @@ class LobbyService(ServiceBase):
             s.status = "abandoned"
         return await self._lobby_change(session_id, change)
 
+
+def _again(record: str | None) -> str | None:
+    """What a seat brings again: the same named records; a new one (made in that game, now the
+    person's latest) or no choice: the latest (None)."""
+    return record if record else None
+
+
+def _options_again(old: Session) -> dict[str, str]:
+    """The finished game's options, or (when the content changed since and one no longer fits)
+    the game's defaults with the same turn timer."""
+    game = old.game()
+    options = {k: v for k, v in old.game_options.items() if any(o.key == k for o in game.options)}
+    try:
+        check_startable(game, game.resolve_options(options))
+    except (IllegalAction, ServiceError):
+        options = {}
+    timer = old.options.get("turn_timer", "0")
+    if timer not in dict(TURN_TIMER_CHOICES):
+        timer = default_turn_timer(game)
+    return {**options, "turn_timer": timer}
+
+
+def _in_old_order(session: Session) -> None:
+    """A "Play again" lobby keeps the finished game's seat order as its people come back."""
+    rematch = session.rematch_of()
+    if rematch is not None:
+        session.seats = rematch.rank(session.seats)

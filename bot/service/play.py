@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bot.models import (
+    AWAY_OPEN,
     ActResult,
     LogEntry,
+    Seat,
     Session,
+    utc_day,
 )
 from bot.records import RecordError
 from bot.service.base import (
@@ -78,7 +83,7 @@ class PlayService(LobbyService, CommitService):
     async def _act_on(self, session: Session, user_id: int, keys: list[str], version: int | None,
                       text: str | None, while_committing: Committing | None = None) -> ActResult:
         seat = self._playing_seat(session, user_id)
-        if not session.current_for(seat, version):
+        if not session.current_for(seat, version, on_table=self._on_table(session, seat, keys[0])):
             raise StaleVersion()
         if seat.auto:
             raise ServiceError("The automatic player has your seat in this game now.")
@@ -90,7 +95,17 @@ class PlayService(LobbyService, CommitService):
             raise NotYourTurn()
         for i, key in enumerate(keys):
             change.play(pid, key, text=text if i == len(keys) - 1 else None)
+        seat.overdue = False  # they are playing: nothing to ask the others any more
         return await self._commit(change, while_committing=while_committing)
+
+    @staticmethod
+    def _on_table(session: Session, seat: Seat, key: str) -> bool:
+        """The clicked action is one the table offers (not a private step): its control stays
+        current while the seat's table choices are unchanged (`Session.current_for`)."""
+        if not session.game().has_private_view or session.state_json is None:
+            return False  # every choice is on the table: both versions are the same
+        found = next((a for a in session.legal_actions(seat.player_id) if a.key == key), None)
+        return found is not None and not found.private  # a key no longer offered: the strict check
 
     async def hand_to_auto(self, session_id: int, player_id: str, by_user_id: int, *,
                            can_manage: bool = False) -> ActResult:
@@ -145,6 +160,67 @@ class PlayService(LobbyService, CommitService):
             change.record(seat.player_id, key, [Event(
                 kind=kind, text=text.format(who=who(seat.player_id)), data={"player": seat.player_id})])
             return await self._commit(change)
+
+    # --- away: games played over days ---------------------------------------------------
+    async def set_away(self, user_id: int, until: float | None) -> list[ActResult]:
+        """`/game away`: in every game the person plays, the table waits for them (no automatic
+        player, no reminders) until `until` (None: until `come_back`)."""
+        now = self.clock()
+        if until is not None and until <= now:
+            raise ServiceError("That date has passed already.")
+        said = f"until {utc_day(until)}" if until is not None else "until they are back"
+        return await self._each_game(user_id, lambda seat: seat.away_until != (until or AWAY_OPEN),
+                                     away=until or AWAY_OPEN, kind="away",
+                                     text="{who} is away " + said + ": the table waits for them.")
+
+    async def come_back(self, user_id: int) -> list[ActResult]:
+        """`/game back`: the person is no longer away, in every game (their turns are timed again
+        from now)."""
+        now = self.clock()
+        return await self._each_game(user_id, lambda seat: seat.is_away(now) or seat.overdue,
+                                     away=None, kind="back", text="{who} is back.")
+
+    async def _each_game(self, user_id: int, applies: Callable[[Seat], bool], *, away: float | None,
+                         kind: str, text: str) -> list[ActResult]:
+        out = []
+        for listed in await self.store.active_of_user(user_id):
+            async with self._locked(listed.id):
+                session = await self.get(listed.id)
+                seat = session.seat_of_user(user_id)
+                if session.status != "active" or seat is None or not applies(seat):
+                    continue
+                change = Change(session, self.clock())
+                if away is None and seat.overdue and seat.auto:  # covered while away: theirs again
+                    seat.auto = False
+                # a seat covered while away stays marked, so that coming back gives it back
+                seat.away_until, seat.overdue = away, seat.overdue and seat.auto and away is not None
+                change.record(seat.player_id, kind, [Event(
+                    kind=kind, text=text.format(who=who(seat.player_id)), data={"player": seat.player_id})])
+                # the turn's deadline stays (going away and back does not buy time); a seat
+                # taken back, or a turn that waited past its limit, is timed anew
+                out.append(await self._commit(change))
+        return out
+
+    async def cover_away(self, session_id: int, by_user_id: int, *, can_manage: bool = False) -> ActResult:
+        """The table's answer to its ask: the automatic player takes the seats of the people away
+        whose turn waited past the time limit. Any other person playing (or a manager) may."""
+        async with self._locked(session_id):
+            session = await self.get(session_id)
+            self._require_active(session)
+            mine = session.seat_of_user(by_user_id)
+            now = self.clock()
+            if not can_manage and (mine is None or mine.auto or mine.is_away(now)):
+                raise ServiceError("Only the other players at this table (or a moderator) can do that.")
+            overdue = [s for s in session.seats if s.overdue and s.is_away(now) and not s.auto]
+            if not overdue:
+                raise ServiceError("Nobody away is keeping this table waiting now.")
+            change = Change(session, now)
+            for seat in overdue:
+                seat.auto = True  # still overdue: `come_back` gives the seat back
+                change.record(seat.player_id, "auto", [Event(
+                    kind="seat_auto", data={"player": seat.player_id},
+                    text=f"The automatic player takes over {who(seat.player_id)}'s seat while they are away.")])
+            return await self._commit(change, force_timer=True)
 
     async def end(self, session_id: int, by_user_id: int, *, can_manage: bool = False) -> Session:
         """Host or manager: a lobby or active game -> abandoned."""

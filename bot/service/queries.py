@@ -26,8 +26,25 @@ class QueryService(ServiceBase):
     async def sessions_of_user(self, user_id: int) -> list[Session]:
         return [await self.with_content(s) for s in await self.store.active_of_user(user_id)]
 
-    async def recent_log(self, session_id: int, limit: int = 15) -> list[LogEntry]:
-        return await self.store.recent_log(session_id, limit)
+    async def turns_of(self, user_id: int) -> list[tuple[Session, float]]:
+        """The games, in every server, where this person has a move to make now (their own seat,
+        not handed to the automatic player), with since when (the time their choices were last
+        set), the longest waiting first."""
+        out = []
+        for session in await self.sessions_of_user(user_id):
+            seat = session.seat_of_user(user_id)
+            if seat is None or seat.auto or session.state_json is None:
+                continue
+            if seat.player_id not in session.game().to_act(session.state()):
+                continue
+            since = await self.store.action_time(session.id, seat.actions_version)
+            out.append((session, since if since is not None else session.updated_at))
+        out.sort(key=lambda x: x[1])
+        return out
+
+    async def recent_log(self, session_id: int, limit: int = 15, *,
+                         before: int | None = None) -> list[LogEntry]:
+        return await self.store.recent_log(session_id, limit, before=before)
 
     async def stats(self, guild_id: int | None, game_id: str | None = None, *,
                     include_bots: bool = False) -> list[StatRow]:

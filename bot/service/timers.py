@@ -16,6 +16,8 @@ from bot.models import (
     Session,
 )
 from bot.service.base import (
+    REMINDER_EVERY,
+    REMINDER_LEAD_MAX,
     TIMEOUT_STEPS,
     Change,
     ServiceError,
@@ -72,13 +74,21 @@ class TimerService(CommitService):
         return out
 
     async def mark_reminded(self, session_id: int, deadline: float | None = None) -> None:
-        """The reminder was sent. Pass the session's `deadline` as seen when reminding, so a
-        deadline that moved on meanwhile keeps its own reminder."""
+        """The reminder was sent: the next is due a day later, or shortly before the deadline
+        (the last one). Pass the session's `deadline` as seen when reminding, so a deadline that
+        moved on meanwhile keeps its own reminders."""
         if deadline is None:
             session = await self.get(session_id)
             deadline = session.deadline
         self._forget(session_id)
-        await self.store.set_reminded(session_id, deadline)
+        next_at = None
+        if deadline is not None:
+            now, last = self.clock(), deadline - REMINDER_LEAD_MAX
+            if now + REMINDER_EVERY < last:
+                next_at = now + REMINDER_EVERY
+            elif now < last - REMINDER_LEAD_MAX:  # the last reminder is still to come
+                next_at = last
+        await self.store.set_reminded(session_id, deadline, next_at=next_at)
 
     async def expire_turns(self) -> list[ActResult]:
         """The automatic player takes the turns whose time ran out."""
@@ -109,6 +119,23 @@ class TimerService(CommitService):
             change = Change(session, self.clock())
             game = change.game
             late = change.humans_to_act(change.state)
+            for pid in list(late):
+                seat = session.seat(pid)
+                if seat is not None and seat.overdue and not seat.is_away(now):
+                    # back by the day they named: their turn is timed anew, not taken at once
+                    late.remove(pid)
+                    seat.overdue, seat.away_until = False, None
+                    change.record(None, "back", [Event(
+                        kind="back", data={"player": pid},
+                        text=f"{who(pid)} is back: their turn is timed again.")])
+                elif seat is not None and seat.is_away(now):  # not played for: the others are asked
+                    late.remove(pid)
+                    if not seat.overdue:
+                        seat.overdue = True
+                        change.record(None, "overdue", [Event(
+                            kind="overdue", data={"player": pid},
+                            text=f"{who(pid)} is away and the turn has waited past the time limit: "
+                                 "the others may let the automatic player move for them.")])
             for pid in late:
                 note = [Event(kind="timeout", data={"player": pid},
                               text=f"Time ran out for {who(pid)}: the automatic player takes the turn.")]

@@ -133,10 +133,10 @@ def describe(target: str | Path) -> str:
 _SESSION_COLUMNS = (
     "s.id, s.guild_id, s.channel_id, s.game_id, s.status, s.host_id, s.options, s.state, "
     "s.version, s.created_at, s.updated_at, s.deadline, s.remind_at, s.reminded, "
-    "m.channel_id, m.message_id"
+    "m.channel_id, m.message_id, s.table_events, s.rematch"
 )
 _SEAT_COLUMNS = ("st.position, st.player_id, st.name, st.user_id, st.auto, st.dm_blocked, "
-                 "st.actions_version, st.record")
+                 "st.actions_version, st.record, st.table_version, st.away_until, st.overdue")
 # Sessions with their seats and table message in one query (one row per seat).
 _SELECT_SESSIONS = (
     f"SELECT {_SESSION_COLUMNS}, {_SEAT_COLUMNS} FROM sessions s "
@@ -159,14 +159,15 @@ def _sessions_from_rows(rows: Sequence[Sequence[Any]]) -> list[Session]:
                 host_id=row[5], options=json.loads(row[6]), state_json=row[7], version=row[8],
                 created_at=row[9], updated_at=row[10], deadline=row[11], remind_at=row[12],
                 reminded=bool(row[13]), table_channel_id=row[14], table_message_id=row[15],
-                seats=[],
+                table_events=row[16], rematch=row[17], seats=[],
             )
             out[sid] = session
-        if row[16] is not None:
-            session.seats.append(Seat(position=row[16], player_id=row[17], name=row[18],
-                                      user_id=row[19], auto=bool(row[20]),
-                                      dm_blocked=bool(row[21]), actions_version=row[22],
-                                      record=row[23]))
+        if row[18] is not None:
+            session.seats.append(Seat(position=row[18], player_id=row[19], name=row[20],
+                                      user_id=row[21], auto=bool(row[22]),
+                                      dm_blocked=bool(row[23]), actions_version=row[24],
+                                      record=row[25], table_version=row[26], away_until=row[27],
+                                      overdue=bool(row[28])))
     for session in out.values():
         session.seats.sort(key=lambda s: s.position)
     return list(out.values())
@@ -249,12 +250,12 @@ class Store:
             async with self._transaction() as tx:
                 rows = await tx.fetch(
                     "INSERT INTO sessions (guild_id, channel_id, game_id, status, host_id, options, "
-                    "state, version, created_at, updated_at, deadline, remind_at, reminded) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    "state, version, created_at, updated_at, deadline, remind_at, reminded, rematch) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                     (session.guild_id, session.channel_id, session.game_id, session.status,
                      session.host_id, json.dumps(session.options), session.state_json,
                      session.version, session.created_at, session.updated_at, session.deadline,
-                     session.remind_at, int(session.reminded)),
+                     session.remind_at, int(session.reminded), session.rematch),
                 )
                 sid = int(rows[0][0])
                 await self._insert_seats(tx, sid, session.seats)
@@ -268,9 +269,11 @@ class Store:
     def _seat_rows(sid: int, seats: Sequence[Seat]) -> Statement:
         return Statement(
             "INSERT INTO seats (session_id, position, player_id, name, user_id, auto, dm_blocked, "
-            "actions_version, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "actions_version, record, table_version, away_until, overdue) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             rows=[(sid, s.position, s.player_id, s.name, s.user_id, int(s.auto), int(s.dm_blocked),
-                   s.actions_version, s.record) for s in seats])
+                   s.actions_version, s.record, s.table_version, s.away_until, int(s.overdue))
+                  for s in seats])
 
     @classmethod
     async def _insert_seats(cls, tx: Tx, sid: int, seats: Sequence[Seat]) -> None:
@@ -322,19 +325,22 @@ class Store:
             if seat.dm_blocked != before.dm_blocked:
                 flags.append((int(seat.dm_blocked), sid, seat.position))
             if seat.model_copy(update={"actions_version": before.actions_version,
+                                       "table_version": before.table_version,
                                        "dm_blocked": before.dm_blocked}) == before:
-                versions.append((seat.actions_version, sid, seat.position))
+                versions.append((seat.actions_version, seat.table_version, sid, seat.position))
             else:
                 rows.append((seat.player_id, seat.name, seat.user_id, int(seat.auto), seat.actions_version,
-                             seat.record, sid, seat.position))
+                             seat.table_version, seat.record, seat.away_until, int(seat.overdue),
+                             sid, seat.position))
         out = []
         if versions:
-            out.append(Statement("UPDATE seats SET actions_version = ? WHERE session_id = ? AND position = ?",
-                                 rows=versions))
+            out.append(Statement("UPDATE seats SET actions_version = ?, table_version = ? "
+                                 "WHERE session_id = ? AND position = ?", rows=versions))
         if rows:
             out.append(Statement(
                 "UPDATE seats SET player_id = ?, name = ?, user_id = ?, auto = ?, actions_version = ?, "
-                "record = ? WHERE session_id = ? AND position = ?", rows=rows))
+                "table_version = ?, record = ?, away_until = ?, overdue = ? "
+                "WHERE session_id = ? AND position = ?", rows=rows))
         if flags:
             out.append(Statement("UPDATE seats SET dm_blocked = ? WHERE session_id = ? AND position = ?",
                                  rows=flags))
@@ -365,11 +371,11 @@ class Store:
         """The statements of `save`, the compare-and-set first."""
         statements = [Statement(
             "UPDATE sessions SET status = ?, host_id = ?, options = ?, state = ?, version = ?, "
-            "updated_at = ?, deadline = ?, remind_at = ?, reminded = ? "
+            "updated_at = ?, deadline = ?, remind_at = ?, reminded = ?, table_events = ? "
             "WHERE id = ? AND version = ?",
             (session.status, session.host_id, json.dumps(session.options), session.state_json,
              session.version, session.updated_at, session.deadline, session.remind_at,
-             int(session.reminded), session.id, expected_version))]
+             int(session.reminded), session.table_events, session.id, expected_version))]
         if seats:
             statements += cls._seat_changes(session.id, session.seats, old_seats)
         if log:
@@ -555,8 +561,14 @@ class Store:
         return [(r[0], r[1]) for r in rows]
 
     # --- small flags (no version change: they are not moves) -----------------------
-    async def set_reminded(self, session_id: int, deadline: float | None) -> None:
-        """Mark the reminder of this deadline as sent (ignored if the deadline moved on)."""
+    async def set_reminded(self, session_id: int, deadline: float | None, *,
+                           next_at: float | None = None) -> None:
+        """Mark the reminder of this deadline as sent (ignored if the deadline moved on); with
+        `next_at`, the next reminder is due then instead."""
+        if next_at is not None:
+            await self._write("UPDATE sessions SET remind_at = ? WHERE id = ? AND deadline = ?",
+                              (next_at, session_id, deadline))
+            return
         await self._write("UPDATE sessions SET reminded = 1 WHERE id = ? AND deadline = ?",
                           (session_id, deadline))
 
@@ -580,11 +592,24 @@ class Store:
         return (int(rows[0][0]), int(rows[0][1])) if rows else None
 
     # --- log, timers, results ---------------------------------------------------
-    async def recent_log(self, session_id: int, limit: int = 15) -> list[LogEntry]:
-        """The last `limit` log rows, oldest first."""
-        rows = await self._fetch(
-            "SELECT version, player_id, action_key, text, events, at FROM actions "
-            "WHERE session_id = ? ORDER BY version DESC LIMIT ?", (session_id, limit))
+    async def action_time(self, session_id: int, version: int) -> float | None:
+        """When the change that made `version` was made (None: no such log row)."""
+        rows = await self._fetch("SELECT at FROM actions WHERE session_id = ? AND version = ?",
+                                 (session_id, version))
+        return float(rows[0][0]) if rows else None
+
+    async def recent_log(self, session_id: int, limit: int = 15, *,
+                         before: int | None = None) -> list[LogEntry]:
+        """The last `limit` log rows (those before version `before`, if given), oldest first."""
+        if before is None:
+            rows = await self._fetch(
+                "SELECT version, player_id, action_key, text, events, at FROM actions "
+                "WHERE session_id = ? ORDER BY version DESC LIMIT ?", (session_id, limit))
+        else:
+            rows = await self._fetch(
+                "SELECT version, player_id, action_key, text, events, at FROM actions "
+                "WHERE session_id = ? AND version < ? ORDER BY version DESC LIMIT ?",
+                (session_id, before, limit))
         return [LogEntry(version=r[0], player_id=r[1], action_key=r[2], text=r[3],
                          events=[Event.model_validate(e) for e in json.loads(r[4])], at=r[5])
                 for r in reversed(rows)]
@@ -694,9 +719,10 @@ class Store:
     COPIED_TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
         ("sessions", ("id", "guild_id", "channel_id", "game_id", "status", "host_id", "options",
                       "state", "version", "created_at", "updated_at", "deadline", "remind_at",
-                      "reminded")),
+                      "reminded", "table_events", "rematch")),
         ("seats", ("session_id", "position", "player_id", "name", "user_id", "auto",
-                   "dm_blocked", "actions_version", "record")),
+                   "dm_blocked", "actions_version", "record", "table_version", "away_until",
+                   "overdue")),
         ("actions", ("session_id", "version", "player_id", "action_key", "text", "events", "at")),
         ("messages", ("session_id", "target", "channel_id", "message_id")),
         ("results", ("session_id", "guild_id", "game_id", "position", "player_id", "user_id",

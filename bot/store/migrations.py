@@ -127,6 +127,17 @@ MIGRATIONS: list[list[str]] = [
             AND st.user_id = records.user_id AND s.status IN ('lobby', 'active')
             AND ('\n' || st.record || '\n') LIKE ('%\n' || records.name || '\n%'))""",
     ],
+    [  # 9: a private step leaves the table as it is: the version of each seat's table
+        # choices (its older table controls stay current) and the events the table shows
+        "ALTER TABLE seats ADD COLUMN table_version INTEGER NOT NULL DEFAULT 0",
+        "UPDATE seats SET table_version = actions_version",
+        "ALTER TABLE sessions ADD COLUMN table_events TEXT",
+        # a lobby opened by "Play again": the game it follows and the people invited back
+        "ALTER TABLE sessions ADD COLUMN rematch TEXT",
+        # a person away (/game away): the table waits for them, then may ask the others
+        "ALTER TABLE seats ADD COLUMN away_until DOUBLE PRECISION",
+        "ALTER TABLE seats ADD COLUMN overdue INTEGER NOT NULL DEFAULT 0",
+    ],
 ]
 
 LATEST_VERSION = len(MIGRATIONS)

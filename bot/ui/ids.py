@@ -7,7 +7,9 @@
     pw:<session>:<version>:<seat>:<group>:<page>  a select menu in a seat's private view
     pm:<session>:<version>:<action key>   the modal asking for a line of text
     ph:<session>                          "My hand": the private view, ephemeral
-    pl:<session>:<op>                     a lobby button (join, leave, bot, start, cancel, record, options)
+    pl:<session>:<op>                     a lobby button (join, leave, bot, unbot, start, cancel, record,
+                                          options, swap), "Play again" (again) on a finished table,
+                                          "move for the players away" (cover) on a waiting one
     pr:<session>                          the menu of a person's records (characters ...), ephemeral
     po:<session>:<option key>             a lobby option select
     pg:<game>:<page>                      a page of `/game rules` (ephemeral; no session)
@@ -31,7 +33,7 @@ PRIVATE_ACTION = re.compile(
 PRIVATE_SELECT = re.compile(
     rf"pw:{_INT}:(?P<ver>\d{{1,9}}):(?P<seat>\d{{1,2}}):(?P<group>\d{{1,2}}):(?P<page>\d{{1,3}})")
 HAND = re.compile(rf"ph:{_INT}")
-LOBBY = re.compile(rf"pl:{_INT}:(?P<op>join|leave|bot|unbot|start|cancel|record|options)")
+LOBBY = re.compile(rf"pl:{_INT}:(?P<op>join|leave|bot|unbot|start|cancel|record|options|swap|again|cover)")
 RECORD = re.compile(rf"pr:{_INT}")
 OPTION = re.compile(rf"po:{_INT}:(?P<key>[A-Za-z0-9_\-]{{1,40}})")
 RULES_PAGE = re.compile(r"pg:(?P<game>[a-z0-9\-]{1,40}):(?P<page>\d{1,3})")

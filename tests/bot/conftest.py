@@ -21,14 +21,3 @@ def _no_kept_states():
     forget_memos()
     yield
     forget_memos()
-
-
-@pytest.fixture(autouse=True)
-def _no_told_events():
-    """Session ids restart at 1 in every test's database: what one test's table told must not
-    reach the next (`bot.table.told`)."""
-    from bot import table
-
-    table._told.clear()
-    yield
-    table._told.clear()

@@ -310,6 +310,23 @@ async def test_a_hero_seated_in_one_server_does_not_block_the_same_name_in_anoth
 
 # --- the schema step -----------------------------------------------------------------------------
 
+async def _insert_at_step_7(store: Store, session: Session) -> int:
+    """A session and its seats written with the columns of schema step 7 (today's `insert_session`
+    writes columns of later steps)."""
+    async with store._transaction() as tx:
+        rows = await tx.fetch(
+            "INSERT INTO sessions (guild_id, channel_id, game_id, status, host_id, options, state, "
+            "version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, '{}', NULL, ?, 1.0, 1.0) RETURNING id",
+            (session.guild_id, session.channel_id, session.game_id, session.status, session.host_id,
+             session.version))
+        sid = int(rows[0][0])
+        await tx.executemany(
+            "INSERT INTO seats (session_id, position, player_id, name, user_id, auto, dm_blocked, "
+            "actions_version, record) VALUES (?, ?, ?, ?, ?, 0, 0, 0, ?)",
+            [(sid, x.position, x.player_id, x.name, x.user_id, x.record) for x in session.seats])
+    return sid
+
+
 async def test_records_seated_before_the_schema_step_are_held_by_their_tables(db_target):
     """A database from before holds: the migration makes each open table hold what its seats
     brought (a name on any line of `seats.record`), and only those."""
@@ -321,10 +338,10 @@ async def test_records_seated_before_the_schema_step_are_held_by_their_tables(db
                       host_id=ALICE, options={}, state_json=None, version=3, created_at=1.0,
                       updated_at=1.0, seats=[Seat(position=0, player_id=str(ALICE), name="alice",
                                                   user_id=ALICE, record="Arin\nCy")])
-    sid = await old.insert_session(session)
+    sid = await _insert_at_step_7(old, session)
     done = session.model_copy(update={"channel_id": 991, "status": "finished", "seats": [
         Seat(position=0, player_id=str(ALICE), name="alice", user_id=ALICE, record="Bel")]})
-    await old.insert_session(done)
+    await _insert_at_step_7(old, done)
     await old.close()
     async with await Store.open(db_target) as store:
         rows = await store._fetch("SELECT name, held_by FROM records ORDER BY name")

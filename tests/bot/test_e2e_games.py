@@ -43,7 +43,7 @@ async def test_gods_of_magic_whole_game_through_discord(db):
         moves = await _play_out(h, bot, 3000)
         assert moves > 10
         assert "game over" in table.text().lower()
-        assert table.buttons() == [] and table.selects() == []
+        assert [b["label"] for b in table.buttons()] == ["Play again"] and table.selects() == []
         assert len(h.messages_in(CHANNEL)) == 1  # one table, edited in place all game long
         # every DM was edited in place too (one DM message per player)
         assert len(h.dms_to(ALICE)) == 1 and len(h.dms_to(BOB)) == 1

@@ -67,7 +67,7 @@ async def test_lobby_to_result_with_dms_and_stats(db):
         play = next(s for s in bob_dm.selects())
         await h.select(bob_dm, play["custom_id"], [play["options"][0]["value"]], user=BOB)
         assert "game over" in table.text().lower()
-        assert table.buttons() == []
+        assert [b["label"] for b in table.buttons()] == ["Play again"]  # nothing else to press
         assert "is over" in h.dms_to(ALICE)[0].content and h.dms_to(ALICE)[0].components == []
         log = await h.slash("game log", user=CAROL, channel=CHANNEL)
         assert log.ephemeral and "bob plays" in log.text()  # the log of a finished game
@@ -317,6 +317,29 @@ async def test_turn_timer_reminds_then_plays_for_the_idle_player(db):
         # a restart does not forget the deadline
         after = await bot.service.active_in_channel(CHANNEL)
         assert after.deadline == pytest.approx(clock.now + 300)
+
+
+async def test_a_seven_day_timer_reminds_each_day_in_one_message_then_shortly_before_the_end(db):
+    clock = Clock(START)
+    bot = make_bot(db, clock=clock)
+    async with DiscordHarness(bot) as h:
+        table = await open_table(h, GAME, [ALICE, BOB], selects={"turn_timer": "604800"})
+        session = await bot.service.active_in_channel(CHANNEL)
+        assert session.deadline == pytest.approx(START + 7 * 86400)
+        times = []
+        while clock.now < START + 8 * 86400:  # every half hour for a week, every 5 minutes at its end
+            clock.now += 1800 if clock.now < START + 7 * 86400 - 7200 else 300
+            before = len(h._created)
+            await bot.controller.tick()
+            made = [m for m in h._created[before:] if m.channel_id == CHANNEL and "your turn in" in m.content]
+            times += [clock.now - START] * len(made)
+            if (await bot.service.get(session.id)).status != "active" or "time ran out" in table.text().lower():
+                break
+        # a day after the turn began, each day after, and 5 minutes before the end
+        assert times == [86400.0 * d for d in range(1, 7)] + [7 * 86400.0 - 300], times
+        reminders = [m for m in h.messages_in(CHANNEL) if "your turn in" in m.content]
+        assert len(reminders) == 1  # each replaced the one before
+        assert "time ran out" in table.text().lower()
 
 
 async def test_roll_command(db):

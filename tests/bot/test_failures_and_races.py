@@ -378,28 +378,6 @@ async def test_a_double_click_on_a_private_control_moves_once(tmp_path, monkeypa
     pytest.fail("no repeated 'Take the hit' in 29 games")
 
 
-def test_the_table_keeps_its_events_across_a_private_step_only_after_its_own_render():
-    """`table.told`: a change with private events only shows the events the table showed at the
-    version just before (rendered by this process); after a repost (no events) it shows none, and
-    when this process did not render the version before (another process did), none either, never
-    older events."""
-    from bot import table
-    from rules.core import Event
-
-    class _S:
-        def __init__(self, sid: int, version: int):
-            self.id, self.version = sid, version
-
-    said = [Event(kind="x", text="Alice plays a card.")]
-    assert table.told(_S(9001, 5), said, True) == said
-    assert table.told(_S(9001, 6), [], True) == said  # a private step: the same table
-    assert table.told(_S(9001, 7), [], True) == said  # and another
-    assert table.told(_S(9001, 7), [], False) == []  # a repost shows no events ...
-    assert table.told(_S(9001, 8), [], True) == []  # ... so the next private step neither
-    assert table.told(_S(9002, 3), said, True) == said
-    assert table.told(_S(9002, 9), [], True) == []  # versions 4-8 rendered elsewhere: not stale events
-
-
 async def test_a_move_whose_commit_fails_leaves_no_events_for_the_table_to_keep(tmp_path, monkeypatch):
     """The answer of a table click is rendered during its commit; when that COMMIT then fails,
     the events it rendered were never told: a later private step must not show them (before, the

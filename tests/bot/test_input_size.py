@@ -26,6 +26,7 @@ COMMANDS = [
     ("game new", "options", {"game": "test-high-card"}),
     ("game rules", "game", {}),
     ("game stats", "game", {}),
+    ("game away", "until", {}),
     ("roll", "dice", {}),
     ("move", "move", {}),
     ("character create", "name", {"kit": "gilbert"}),

@@ -50,6 +50,29 @@ async def test_sqlite_empty_file_migrates_to_latest_and_reopening_does_not_rerun
     await store.close()
 
 
+async def test_step_9_keeps_the_table_controls_of_running_games_exactly_as_strict(db_target):
+    """A game running before step 9: each seat's table controls are current from the same
+    version as all its controls (not from 0, which would let any old table button through), and
+    the table has no stored events yet."""
+    old = await Store.open(db_target, migrations=MIGRATIONS[:8])
+    async with old._transaction() as tx:
+        rows = await tx.fetch(
+            "INSERT INTO sessions (guild_id, channel_id, game_id, status, host_id, options, state, "
+            "version, created_at, updated_at) VALUES (1, 7, 'test-high-card', 'active', 10, '{}', "
+            "NULL, 9, 1.0, 2.0) RETURNING id")
+        sid = int(rows[0][0])
+        await tx.executemany("INSERT INTO seats (session_id, position, player_id, name, user_id, "
+                             "actions_version) VALUES (?, ?, ?, ?, ?, ?)",
+                             [(sid, 0, "10", "Ann", 10, 6), (sid, 1, "11", "Bo", 11, 8)])
+    await old.close()
+    async with await Store.open(db_target) as store:
+        session = await store.load(sid)
+        assert session is not None and session.table_events is None and session.shown_events() == ([], 0)
+        assert [(s.actions_version, s.table_version) for s in session.seats] == [(6, 6), (8, 8)]
+        assert not session.current_for(session.seats[0], 5, on_table=True)
+        assert session.current_for(session.seats[0], 6, on_table=True)
+
+
 async def test_sqlite_a_version_1_file_migrates_forward_keeping_its_rows(tmp_path):
     path = tmp_path / "old.db"
     old = await Store.open(path, migrations=MIGRATIONS[:1])
