@@ -11,7 +11,10 @@
 4. Simulation time: automatic games of each game at each player count, timed on a sample
    (`--sim-games`, seeds 0 ...) and extrapolated to 10,000 games in one process.
 5. State size: the largest saved state (JSON bytes) along automatic games of each game at its
-   largest player count (and Gods of Magic with strict storytelling).
+   largest player count (and Gods of Magic with strict storytelling), every seat an 18-digit
+   Discord id, as people's seats are.
+6. Memory: what 1,000 active sessions of each game add to a bot process (`--memory-sessions`;
+   bench/memory.py), with the parsed states still alive (KEPT_STATES bounds them).
 
 It starts and ends with the machine's speed (`machine_speed`): the milliseconds figures, and the
 simulation times above all, depend on the machine, so a run says which kind it ran on.
@@ -37,6 +40,7 @@ from pathlib import Path
 
 import rules
 from bench import latency as clicks
+from bench import memory
 from bench.simulation import player_counts, simulation_times
 from rules.core import Rng
 
@@ -74,9 +78,8 @@ def speed_line(when: str) -> str:
 
 def random_playouts(seconds: float) -> dict[str, float]:
     out = {}
-    for gid, game in sorted(rules.GAMES.items()):
-        if gid.startswith("test-"):
-            continue
+    for gid in rules.REGISTERED:
+        game = rules.get_game(gid)
         players = [f"p{i}" for i in range(max(game.min_players, min(2, game.max_players)))]
         done = 0
         start = time.perf_counter()
@@ -106,6 +109,10 @@ def in_fresh_process(work, *args):
         return pool.submit(work, *args).result()
 
 
+DISCORD_ID = 712_345_678_901_234_567
+"""The first seat's id in the state-size row: a person's seat is their Discord id, 18 digits
+today (snowflakes grow past 19 digits only after 2084)."""
+
 SIZE_CASES: list[tuple[str, dict[str, str]]] = [("gods-of-magic", {"storytelling": "strict"})]
 """Extra (game, options) whose largest state is measured besides each game's defaults."""
 
@@ -113,13 +120,13 @@ SIZE_CASES: list[tuple[str, dict[str, str]]] = [("gods-of-magic", {"storytelling
 def state_sizes(games: int) -> list[tuple[str, int, dict[str, str], int]]:
     """(game, players, options, largest state in JSON bytes) along `games` automatic games at the
     game's largest player count."""
-    cases = [(gid, {}) for gid in sorted(rules.GAMES) if not gid.startswith("test-")]
+    cases: list[tuple[str, dict[str, str]]] = [(gid, {}) for gid in rules.REGISTERED]
     cases += [(gid, o) for gid, o in SIZE_CASES if gid in rules.GAMES]
     out = []
     for gid, options in cases:
         game = rules.get_game(gid)
         n = player_counts(game)[-1]
-        names = [f"seat{i + 1}" for i in range(n)]
+        names = [str(DISCORD_ID + i) for i in range(n)]
         largest = 0
         for seed in range(games):
             state = game.setup(names, options, seed)
@@ -226,6 +233,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="automatic games timed per game and player count (extrapolated to 10,000)")
     parser.add_argument("--size-games", type=int, default=2,
                         help="automatic games searched for the largest state per game")
+    parser.add_argument("--memory-sessions", type=int, default=memory.SESSIONS,
+                        help="active sessions of each game whose memory is measured (0: not measured)")
     parser.add_argument("--database", metavar="URL",
                         help="compare one action's latency on SQLite and on this (empty) database "
                              "instead of the whole benchmark; `throwaway` starts a PostgreSQL "
@@ -286,16 +295,23 @@ def main(argv: list[str] | None = None) -> int:
           "in one process; each game in a fresh process, as `python -m rules.simulate` plays it; "
           f"budget {SIM_BUDGET_LOOPS:,} machine-speed loops = {budget:.1f} min here, the loop taking "
           f"{loop:.2f} s):")
-    timed = [row for gid in sorted(rules.GAMES) if not gid.startswith("test-")
+    timed = [row for gid in rules.REGISTERED
              for row in in_fresh_process(simulation_times, args.sim_games, gid)]
     for gid, n, seconds in timed:
         minutes = seconds * 10_000 / 60
         print(f"  {gid:<18} {n} player(s): {seconds * ms:7.1f} ms/game, 10,000 games ~{minutes:5.1f} min "
               f"({minutes / budget:.2f}x the budget)")
-    print(f"largest state (JSON, {args.size_games} automatic games at the largest player count; budget 4,096 bytes):")
+    print(f"largest state (JSON, {args.size_games} automatic games at the largest player count, "
+          "18-digit Discord ids as players; budget 4,096 bytes):")
     for gid, n, options, size in state_sizes(args.size_games):
         label = gid + (" " + ",".join(f"{k}={v}" for k, v in options.items()) if options else "")
         print(f"  {label:<36} {n} player(s): {size:6,} bytes ({size / 4096:.2f}x the budget)")
+    if args.memory_sessions > 0:
+        print(f"memory for {args.memory_sessions:,} active sessions, MiB per game (each game in a "
+              "fresh process at its largest player count, two people, one move a table; "
+              f"tracemalloc; budget {memory.BUDGET_MIB} MiB for {memory.SESSIONS:,}; bench/memory.py):")
+        for gid in rules.REGISTERED:
+            print("  " + in_fresh_process(memory.measure, gid, args.memory_sessions).line())
     print(speed_line("end"))
     return 0
 

@@ -11,6 +11,9 @@ ENTRY_POINTS = "pantheon.games"
 (see pyproject.toml). A game shipped as its own package registers the same way."""
 
 GAMES: dict[str, Game] = {}
+REGISTERED: list[str] = []
+"""The ids of the games registered as entry points, sorted: every installed game, written once
+(`GAMES` may also hold stand-ins a test adds). The bench's and the tests' lists of every game."""
 
 
 def _load() -> None:
@@ -23,6 +26,7 @@ def _load() -> None:
         if not isinstance(game, Game) or game.id != ep.name:
             raise RuntimeError(f"the entry point {ep.name} = {ep.value} is not the game {ep.name}")
         GAMES[ep.name] = game
+        REGISTERED.append(ep.name)
 
 
 def get_game(game_id: str) -> Game:
@@ -36,4 +40,4 @@ def get_game(game_id: str) -> Game:
 
 _load()
 
-__all__ = ["GAMES", "Game", "IllegalAction", "get_game"]
+__all__ = ["GAMES", "REGISTERED", "Game", "IllegalAction", "get_game"]
