@@ -239,6 +239,19 @@ class BgkState(BaseModel):
 
         return expand(data)
 
+    @model_validator(mode="after")
+    def _within_max_hp(self) -> BgkState:
+        """A battle saved before enemies were scaled anew to the party size (stats.SMALL_PARTY_HP
+        is code, not pinned content) may hold an enemy above its maximum now: it is capped."""
+        if self.battle is not None and self.battle.foes:
+            from rules.by_gods_and_kings.stats import max_hp
+
+            for foe in self.battle.foes:
+                top = max_hp(self, foe)
+                if foe.hp > top:
+                    foe.hp = top
+        return self
+
     # --- content ---------------------------------------------------------------------------
     @property
     def cat(self) -> Catalogue:
