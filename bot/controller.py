@@ -319,8 +319,7 @@ class Controller:
         self._audience(session, interaction, parsed)  # refuse a misplaced control before acting
         seat = session.seat_of_user(interaction.user.id)
         if seat is not None and version is not None and session.status == "active":
-            action = next((a for a in session.legal_actions(seat.player_id)
-                           if a.key == key), None)
+            action = session.action(seat.player_id, key)
             if action is not None and action.text_prompt \
                     and session.current_for(seat, version, on_table=not action.private):
                 names = session.plain_names()  # the form shows players by name, as the buttons do

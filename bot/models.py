@@ -88,6 +88,10 @@ class Memo:
             found = self._actions[player_id] = self.game.legal_actions(self.state, player_id)
         return found
 
+    def action(self, player_id: str, key: str) -> Action | None:
+        """The player's legal action with this key, if any."""
+        return next((a for a in self.legal_actions(player_id) if a.key == key), None)
+
     def known_actions(self, player_id: str) -> list[Action] | None:
         """This player's legal actions if already worked out (else None: nothing is computed)."""
         return self._actions.get(player_id)
@@ -152,10 +156,9 @@ def shown_events_json(public: list[Event]) -> str:
 
 
 class Invite(BaseModel):
-    """A person invited back by "Play again": their seat's name and what it brought."""
+    """A person invited back by "Play again", and the records their seat brought."""
 
     user_id: int
-    name: str
     record: str | None = None
 
 
@@ -280,6 +283,9 @@ class Session(BaseModel):
 
     def legal_actions(self, player_id: str) -> list[Action]:
         return self.memo().legal_actions(player_id)
+
+    def action(self, player_id: str, key: str) -> Action | None:
+        return self.memo().action(player_id, key)
 
     def view(self, viewer: str | None) -> BaseModel:
         return self.memo().view(viewer)

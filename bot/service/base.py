@@ -143,7 +143,8 @@ class Change:
             return action.private
         if not self.game.has_private_view or self.state is not self.old_state or self.old_memo is None:
             return False
-        return any(a.key == action and a.private for a in self.old_memo.legal_actions(player_id))
+        found = self.old_memo.action(player_id, action)
+        return found is not None and found.private
 
     def auto_seat_to_act(self) -> str | None:
         assert self.state is not None

@@ -171,7 +171,9 @@ class LobbyService(ServiceBase):
         mine = old.seat_of_user(user_id)
         if mine is None and not can_manage:
             raise ServiceError("Only the players of this game (or a moderator) can start it again.")
-        people = [Invite(user_id=s.user_id, name=s.name, record=_again(s.record))
+        # a seat's named records come again; "a new one" (made in that game, now the person's
+        # latest) or no choice: the latest (None)
+        people = [Invite(user_id=s.user_id, record=s.record or None)
                   for s in old.seats if s.user_id is not None and s.user_id != user_id]
         session = await self.open_lobby(guild_id=old.guild_id, channel_id=old.channel_id,
                                         game_id=old.game_id, host_id=user_id, host_name=name,
@@ -180,9 +182,9 @@ class LobbyService(ServiceBase):
                                             s.user_id for s in old.seats]).model_dump_json())
         for _ in [s for s in old.seats if s.user_id is None]:
             session = await self.add_bot(session.id, user_id)
-        if mine is not None and _again(mine.record):
+        if mine is not None and mine.record:
             try:
-                session = await self.choose_record(session.id, user_id, (_again(mine.record) or "").split("\n"))
+                session = await self.choose_record(session.id, user_id, mine.record.split("\n"))
             except ServiceError:
                 pass  # retired or at another table since: the latest, as for anyone
         return session
@@ -287,12 +289,6 @@ class LobbyService(ServiceBase):
             self.require_host(s, by_user_id, can_manage, what="cancel this lobby")
             s.status = "abandoned"
         return await self._lobby_change(session_id, change)
-
-
-def _again(record: str | None) -> str | None:
-    """What a seat brings again: the same named records; a new one (made in that game, now the
-    person's latest) or no choice: the latest (None)."""
-    return record if record else None
 
 
 def _options_again(old: Session) -> dict[str, str]:

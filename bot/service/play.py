@@ -104,7 +104,7 @@ class PlayService(LobbyService, CommitService):
         current while the seat's table choices are unchanged (`Session.current_for`)."""
         if not session.game().has_private_view or session.state_json is None:
             return False  # every choice is on the table: both versions are the same
-        found = next((a for a in session.legal_actions(seat.player_id) if a.key == key), None)
+        found = session.action(seat.player_id, key)
         return found is not None and not found.private  # a key no longer offered: the strict check
 
     async def hand_to_auto(self, session_id: int, player_id: str, by_user_id: int, *,

@@ -123,3 +123,10 @@ async def _walk_pages(h, message, session, key, user):
             return None
         await h.select(message, nxt[0], [nxt[1]], user=user)
     return None
+
+
+async def tick_for(bot, clock: Clock, seconds: int, step: int = 300) -> None:
+    """Move the clock on by `seconds`, letting the bot's timers run every `step` seconds."""
+    for _ in range(seconds // step):
+        clock.now += step
+        await bot.controller.tick()

@@ -8,16 +8,20 @@ import pytest
 
 from bot.cogs.game import away_until
 from bot.sessions import ServiceError
-from tests.bot.e2e import ALICE, BOB, CHANNEL, OTHER_CHANNEL, START, Clock, make_bot, open_table
+from tests.bot.e2e import (
+    ALICE,
+    BOB,
+    CHANNEL,
+    OTHER_CHANNEL,
+    START,
+    Clock,
+    make_bot,
+    open_table,
+    tick_for,
+)
 from tests.support.discord_harness import DiscordHarness
 
 GAME = "test-high-card"
-
-
-async def _tick_for(bot, clock: Clock, seconds: int, step: int = 300) -> None:
-    for _ in range(seconds // step):
-        clock.now += step
-        await bot.controller.tick()
 
 
 async def test_away_holds_the_table_then_the_others_may_hand_the_seat_over(tmp_path):
@@ -32,7 +36,7 @@ async def test_away_holds_the_table_then_the_others_may_hand_the_seat_over(tmp_p
         assert "💤 alice is away until" in other.content and "turn ends" in other.content  # bob's turn there
         sid = (await bot.service.active_in_channel(CHANNEL)).id
         version = (await bot.service.get(sid)).version
-        await _tick_for(bot, clock, 3600 + 600)  # past the limit
+        await tick_for(bot, clock, 3600 + 600)  # past the limit
         reminders = [m for m in h.messages_in(CHANNEL) if "your turn in" in m.content]
         assert reminders == []  # nobody away is reminded
         session = await bot.service.get(sid)
@@ -43,7 +47,7 @@ async def test_away_holds_the_table_then_the_others_may_hand_the_seat_over(tmp_p
         cover = h.find_button(table, "Let the automatic player move for them")
         refused = await h.click(table, cover, user=ALICE)
         assert refused.ephemeral and "Only the other players" in refused.text()
-        await _tick_for(bot, clock, 7200)  # the table keeps waiting, asking once
+        await tick_for(bot, clock, 7200)  # the table keeps waiting, asking once
         assert (await bot.service.get(sid)).version == version + 1
         done = await h.click(table, cover, user=BOB)
         assert done.ephemeral and "moves for them" in done.text()
@@ -69,7 +73,7 @@ async def test_a_game_with_a_player_away_times_the_others_as_before(tmp_path):
         table = await open_table(h, GAME, [ALICE, BOB], selects={"turn_timer": "3600"})
         await h.slash("game away", user=BOB, channel=CHANNEL)
         assert "💤 bob is away until they are back" in table.content and "turn ends" in table.content
-        await _tick_for(bot, clock, 3600 + 300)
+        await tick_for(bot, clock, 3600 + 300)
         assert any("your turn in" in m.content and f"<@{ALICE}>" in m.content for m in h._created)
         assert "time ran out for alice" in table.text().lower()
 

@@ -4,16 +4,20 @@ player covered, from a DM too; a person's own move ends the ask; the inbox keeps
 
 from __future__ import annotations
 
-from tests.bot.e2e import ALICE, BOB, CHANNEL, START, Clock, make_bot, open_table, play_auto_move
+from tests.bot.e2e import (
+    ALICE,
+    BOB,
+    CHANNEL,
+    START,
+    Clock,
+    make_bot,
+    open_table,
+    play_auto_move,
+    tick_for,
+)
 from tests.support.discord_harness import DiscordHarness
 
 GAME = "test-high-card"
-
-
-async def _tick_for(bot, clock, seconds, step=300):
-    for _ in range(seconds // step):
-        clock.now += step
-        await bot.controller.tick()
 
 
 async def test_the_day_named_passes_and_the_turn_is_timed_anew(tmp_path):
@@ -23,10 +27,10 @@ async def test_the_day_named_passes_and_the_turn_is_timed_anew(tmp_path):
         table = await open_table(h, GAME, [ALICE, BOB], selects={"turn_timer": "3600"})
         sid = (await bot.service.active_in_channel(CHANNEL)).id
         await h.slash("game away", user=ALICE, channel=CHANNEL, options={"until": "1"})
-        await _tick_for(bot, clock, 3600 + 600)
+        await tick_for(bot, clock, 3600 + 600)
         s = await bot.service.get(sid)
         assert s.seat_of_user(ALICE).overdue and s.deadline == START + 86400  # waits until her day
-        await _tick_for(bot, clock, 82800, step=600)  # to just past her day
+        await tick_for(bot, clock, 82800, step=600)  # to just past her day
         s = await bot.service.get(sid)
         seat = s.seat_of_user(ALICE)
         assert not seat.overdue and seat.away_until is None and not seat.auto
@@ -57,7 +61,7 @@ async def test_back_from_a_dm_gives_back_the_covered_seat(tmp_path):
         table = await open_table(h, GAME, [ALICE, BOB], selects={"turn_timer": "3600", "cards": "3"})
         sid = (await bot.service.active_in_channel(CHANNEL)).id
         await h.slash("game away", user=ALICE, guild=False)
-        await _tick_for(bot, clock, 3600 + 600)
+        await tick_for(bot, clock, 3600 + 600)
         await h.click(table, h.find_button(table, "Let the automatic player move for them"), user=BOB)
         assert (await bot.service.get(sid)).seat_of_user(ALICE).auto
         back = await h.slash("game back", user=ALICE, guild=False)
@@ -73,7 +77,7 @@ async def test_a_move_of_her_own_ends_the_ask(tmp_path):
         table = await open_table(h, GAME, [ALICE, BOB], selects={"turn_timer": "3600", "cards": "3"})
         sid = (await bot.service.active_in_channel(CHANNEL)).id
         await h.slash("game away", user=ALICE, channel=CHANNEL)
-        await _tick_for(bot, clock, 3600 + 600)
+        await tick_for(bot, clock, 3600 + 600)
         assert (await bot.service.get(sid)).seat_of_user(ALICE).overdue
         await play_auto_move(h, bot)  # alice, still away, moves herself
         s = await bot.service.get(sid)
